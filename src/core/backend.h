@@ -1,0 +1,86 @@
+/*
+ * backend.h - the table every backend implements.
+ *
+ * The front end (src/core/api_*.c) validates every argument, normalises
+ * row-major GEMM to column-major, handles the BLAS quick returns, and then
+ * calls one of these entries.  A backend therefore never validates, and sees
+ * column-major data only.
+ *
+ * The CUDA backend is a plugin: it exports
+ *     int nla_plugin_abi(void);                            returns NLA_PLUGIN_ABI
+ *     const struct nla_backend_ops *nla_plugin_ops(void);
+ * The loader (plugin.c) refuses a plugin whose ABI number differs.  Bump
+ * NLA_PLUGIN_ABI whenever this structure or nla_exec changes.
+ */
+#ifndef NLA_CORE_BACKEND_H
+#define NLA_CORE_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "nla.h"
+
+#define NLA_PLUGIN_ABI 1
+
+/* What a backend entry is given besides its arguments. */
+typedef struct nla_exec {
+    void *state;     /* the backend's per-context state (from ctx_init) */
+    int nthreads;    /* threads the call may use, >= 1 */
+    char *msg;       /* on failure a backend may describe it here ...   */
+    size_t msglen;   /* ... in at most msglen bytes, NUL included      */
+} nla_exec;
+
+#define NLA_BACKEND_GEMV(T, name)                                              \
+    nla_status (*name)(const nla_exec *ex, nla_trans trans, int64_t m,         \
+                       int64_t n, T alpha, const T *a, int64_t lda,            \
+                       const T *x, int64_t incx, T beta, T *y, int64_t incy)
+#define NLA_BACKEND_GBMV(T, name)                                              \
+    nla_status (*name)(const nla_exec *ex, nla_trans trans, int64_t m,         \
+                       int64_t n, int64_t kl, int64_t ku, T alpha,             \
+                       const T *ab, int64_t ldab, const T *x, int64_t incx,    \
+                       T beta, T *y, int64_t incy)
+#define NLA_BACKEND_SPMV(T, name)                                              \
+    nla_status (*name)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,  \
+                       const T *ap, const T *x, int64_t incx, T beta, T *y,    \
+                       int64_t incy)
+/* column-major only */
+#define NLA_BACKEND_GEMM(T, name)                                              \
+    nla_status (*name)(const nla_exec *ex, nla_trans transa,                   \
+                       nla_trans transb, int64_t m, int64_t n, int64_t k,      \
+                       T alpha, const T *a, int64_t lda, int64_t stride_a,     \
+                       const T *b, int64_t ldb, int64_t stride_b, T beta,      \
+                       T *c, int64_t ldc, int64_t stride_c, int64_t batch)
+
+struct nla_backend_ops {
+    int abi;              /* NLA_PLUGIN_ABI */
+    const char *name;     /* "cpu", "cuda" */
+
+    /* 1 if usable; otherwise 0 and a reason in why[0..len). */
+    int (*available)(char *why, size_t len);
+    nla_status (*ctx_init)(void **state);
+    void (*ctx_fini)(void *state);
+
+    nla_status (*mem_alloc)(void *state, void **ptr, size_t bytes);
+    void (*mem_free)(void *state, void *ptr);
+    /* host -> context memory, context memory -> host */
+    nla_status (*upload)(void *state, void *dst, const void *src, size_t bytes);
+    nla_status (*download)(void *state, void *dst, const void *src, size_t bytes);
+    nla_status (*synchronize)(void *state);
+
+    NLA_BACKEND_GEMV(double, dgemv);
+    NLA_BACKEND_GEMV(float, sgemv);
+    NLA_BACKEND_GBMV(double, dgbmv);
+    NLA_BACKEND_GBMV(float, sgbmv);
+    NLA_BACKEND_SPMV(double, dspmv);
+    NLA_BACKEND_SPMV(float, sspmv);
+    /* batch >= 1; a single GEMM is batch == 1 with strides 0 */
+    NLA_BACKEND_GEMM(double, dgemm);
+    NLA_BACKEND_GEMM(float, sgemm);
+};
+
+typedef int (*nla_plugin_abi_fn)(void);
+typedef const struct nla_backend_ops *(*nla_plugin_ops_fn)(void);
+
+/* The CPU backend, part of libnla. */
+extern const struct nla_backend_ops nla_cpu_backend;
+
+#endif

@@ -1,0 +1,63 @@
+/*
+ * backend_cpu.c - the CPU backend's table.  Its memory is ordinary host
+ * memory, 64-byte aligned; copies are memcpy.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+#include "blas/blas_cpu.h"
+
+static int cpu_available(char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    return 1;
+}
+
+static nla_status cpu_alloc(void *state, void **ptr, size_t bytes)
+{
+    void *p;
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    (void)state;
+    if (rounded < bytes)
+        return NLA_ENOMEM;
+    p = aligned_alloc(64, rounded ? rounded : 64);
+    if (!p)
+        return NLA_ENOMEM;
+    *ptr = p;
+    return NLA_OK;
+}
+
+static void cpu_free(void *state, void *ptr)
+{
+    (void)state;
+    free(ptr);
+}
+
+static nla_status cpu_copy(void *state, void *dst, const void *src, size_t bytes)
+{
+    (void)state;
+    memmove(dst, src, bytes);
+    return NLA_OK;
+}
+
+const struct nla_backend_ops nla_cpu_backend = {
+    .abi = NLA_PLUGIN_ABI,
+    .name = "cpu",
+    .available = cpu_available,
+    .ctx_init = NULL,
+    .ctx_fini = NULL,
+    .mem_alloc = cpu_alloc,
+    .mem_free = cpu_free,
+    .upload = cpu_copy,
+    .download = cpu_copy,
+    .synchronize = NULL,
+    .dgemv = nla_cpu_dgemv,
+    .sgemv = nla_cpu_sgemv,
+    .dgbmv = nla_cpu_dgbmv,
+    .sgbmv = nla_cpu_sgbmv,
+    .dspmv = nla_cpu_dspmv,
+    .sspmv = nla_cpu_sspmv,
+    .dgemm = nla_cpu_dgemm,
+    .sgemm = nla_cpu_sgemm,
+};

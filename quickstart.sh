@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# quickstart.sh - set up, build and run libnla from a fresh clone.
+#
+#   ./quickstart.sh          install the build dependencies (Debian, as root),
+#                            build, then run the verified tour: nla bench --quick
+#   ./quickstart.sh check    the same set-up, then the test suite (make check)
+#
+# Environment: NLA_CONFIGURE_FLAGS adds configure options (CI passes
+# --enable-werror); NLA_BUILD_DIR (default _build) is the build folder.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-bench}
+case $mode in
+    bench|check) ;;
+    *) echo "usage: $0 [check]" >&2; exit 2 ;;
+esac
+
+packages="build-essential autoconf automake libtool pkg-config
+          libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev"
+
+install_deps() {
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+        echo "== installing build dependencies (apt-get)"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q
+        # shellcheck disable=SC2086
+        apt-get install -y -q --no-install-recommends $packages
+    else
+        echo "== not root or no apt-get: assuming these are installed:" $packages
+    fi
+}
+
+jobs=$(nproc 2>/dev/null || echo 2)
+build=${NLA_BUILD_DIR:-_build}
+
+install_deps
+echo "== bootstrapping"
+autoreconf -fi
+mkdir -p "$build"
+cd "$build"
+echo "== configuring in $build"
+# shellcheck disable=SC2086
+../configure ${NLA_CONFIGURE_FLAGS:-}
+echo "== building"
+make -j"$jobs"
+
+if [ "$mode" = bench ]; then
+    ./tools/nla info
+    echo
+    exec ./tools/nla bench --quick
+fi
+
+echo "== make check"
+status=0
+make -j"$jobs" check || status=$?
+# One closing line for the whole suite, from the Criterion summaries.
+passed=0 failed=0
+for log in tests/*.log; do
+    line=$(grep -a 'Synthesis:' "$log" | tail -n 1) || continue
+    p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")
+    f=$(sed -n 's/.*Failing: \([0-9]*\).*Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
+    passed=$((passed + ${p:-0}))
+    for x in $f; do failed=$((failed + x)); done
+done
+if [ "$status" -ne 0 ]; then
+    echo "== make check failed; test-suite.log follows"
+    cat test-suite.log 2>/dev/null || true
+    [ "$failed" -eq 0 ] && failed=1
+fi
+echo "criterion: $passed passed, $failed failed"
+exit "$status"

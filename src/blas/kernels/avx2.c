@@ -1,0 +1,2 @@
+/* placeholder (first cut) */
+typedef int nla_kernels_placeholder_avx2;

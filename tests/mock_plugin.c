@@ -1,0 +1,133 @@
+/*
+ * mock_plugin.c - a test-only stand-in for libnla-cuda.so.
+ *
+ * It implements the backend table with CPU code (libnla's own CPU context,
+ * through the public API), so the plugin loader, the ABI check and the
+ * dispatch through a plugin's table are exercised on machines with no GPU.
+ * Built twice: the second copy (MOCK_ABI=999) must be refused by the loader.
+ * NLA_MOCK_NODEVICE=1 makes it report that no device is present.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <stdio.h>
+#include "nla.h"
+#include "core/backend.h"
+
+#ifndef MOCK_ABI
+#define MOCK_ABI NLA_PLUGIN_ABI
+#endif
+
+static int mock_available(char *why, size_t len)
+{
+    const char *e = getenv("NLA_MOCK_NODEVICE");
+    if (e && strcmp(e, "1") == 0) {
+        snprintf(why, len, "mock plugin: no device");
+        return 0;
+    }
+    return 1;
+}
+
+static nla_status mock_init(void **state)
+{
+    return nla_context_create((nla_context **)state, NLA_BACKEND_CPU);
+}
+
+static void mock_fini(void *state)
+{
+    nla_context_destroy(state);
+}
+
+static nla_status mock_alloc(void *state, void **p, size_t bytes)
+{
+    return nla_malloc(state, p, bytes);
+}
+
+static void mock_free(void *state, void *p)
+{
+    nla_free(state, p);
+}
+
+static nla_status mock_copy(void *state, void *dst, const void *src, size_t bytes)
+{
+    return nla_upload(state, dst, src, bytes);
+}
+
+static nla_status mock_sync(void *state)
+{
+    return nla_context_synchronize(state);
+}
+
+/* the inner CPU context runs with the caller's thread count */
+static nla_context *inner(const nla_exec *ex)
+{
+    nla_context *c = ex->state;
+    nla_context_set_threads(c, ex->nthreads);
+    return c;
+}
+
+#define MOCK_OPS(T, P)                                                         \
+    static nla_status mock_##P##gemv(const nla_exec *ex, nla_trans tr,         \
+        int64_t m, int64_t n, T al, const T *a, int64_t lda, const T *x,       \
+        int64_t incx, T be, T *y, int64_t incy)                                \
+    {                                                                          \
+        return nla_##P##gemv(inner(ex), tr, m, n, al, a, lda, x, incx, be, y,  \
+                             incy);                                            \
+    }                                                                          \
+    static nla_status mock_##P##gbmv(const nla_exec *ex, nla_trans tr,         \
+        int64_t m, int64_t n, int64_t kl, int64_t ku, T al, const T *ab,       \
+        int64_t ldab, const T *x, int64_t incx, T be, T *y, int64_t incy)      \
+    {                                                                          \
+        return nla_##P##gbmv(inner(ex), tr, m, n, kl, ku, al, ab, ldab, x,     \
+                             incx, be, y, incy);                               \
+    }                                                                          \
+    static nla_status mock_##P##spmv(const nla_exec *ex, nla_uplo up,          \
+        int64_t n, T al, const T *ap, const T *x, int64_t incx, T be, T *y,    \
+        int64_t incy)                                                          \
+    {                                                                          \
+        return nla_##P##spmv(inner(ex), up, n, al, ap, x, incx, be, y, incy);  \
+    }                                                                          \
+    static nla_status mock_##P##gemm(const nla_exec *ex, nla_trans ta,         \
+        nla_trans tb, int64_t m, int64_t n, int64_t k, T al, const T *a,       \
+        int64_t lda, int64_t sa, const T *b, int64_t ldb, int64_t sb, T be,    \
+        T *c, int64_t ldc, int64_t sc, int64_t batch)                          \
+    {                                                                          \
+        return nla_##P##gemm_strided_batched(inner(ex), NLA_COL_MAJOR, ta, tb, \
+            m, n, k, al, a, lda, sa, b, ldb, sb, be, c, ldc, sc, batch);       \
+    }
+
+MOCK_OPS(double, d)
+MOCK_OPS(float, s)
+
+static const struct nla_backend_ops mock_ops = {
+    .abi = MOCK_ABI,
+    .name = "cuda",
+    .available = mock_available,
+    .ctx_init = mock_init,
+    .ctx_fini = mock_fini,
+    .mem_alloc = mock_alloc,
+    .mem_free = mock_free,
+    .upload = mock_copy,
+    .download = mock_copy,
+    .synchronize = mock_sync,
+    .dgemv = mock_dgemv,
+    .sgemv = mock_sgemv,
+    .dgbmv = mock_dgbmv,
+    .sgbmv = mock_sgbmv,
+    .dspmv = mock_dspmv,
+    .sspmv = mock_sspmv,
+    .dgemm = mock_dgemm,
+    .sgemm = mock_sgemm,
+};
+
+int nla_plugin_abi(void);
+const struct nla_backend_ops *nla_plugin_ops(void);
+
+int nla_plugin_abi(void)
+{
+    return MOCK_ABI;
+}
+
+const struct nla_backend_ops *nla_plugin_ops(void)
+{
+    return &mock_ops;
+}

@@ -1,0 +1,338 @@
+/*
+ * test_runtime.c - contexts, backend selection, the environment variables,
+ * CPU ISA choice and the plugin loader (through a mock plugin).
+ *
+ * Criterion runs every test in a fresh process, and libnla makes its
+ * once-per-process choices (ISA, plugin) on first use, so each test sets
+ * the environment in its .init function before any libnla call.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <cblas.h>
+#include <criterion/criterion.h>
+#include "refs.h"
+
+static void clean_env(void)
+{
+    unsetenv("NLA_BACKEND");
+    unsetenv("NLA_CPU_ISA");
+    unsetenv("NLA_MOCK_NODEVICE");
+    /* a path that cannot exist: no plugin, as on a machine without CUDA */
+    setenv("NLA_PLUGIN_PATH", "/nonexistent/libnla-cuda.so", 1);
+}
+
+static const char *mock_path(const char *var)
+{
+    const char *p = getenv(var);
+    cr_assert(p && *p, "%s is not set (run through make check)", var);
+    return p;
+}
+
+static void with_mock(void)
+{
+    clean_env();
+    setenv("NLA_PLUGIN_PATH", mock_path("NLA_MOCK_PLUGIN"), 1);
+}
+
+static void with_mock_dir(void)
+{
+    char dir[1024];
+    char *slash;
+    clean_env();
+    snprintf(dir, sizeof dir, "%s", mock_path("NLA_MOCK_PLUGIN"));
+    slash = strrchr(dir, '/');
+    cr_assert(slash);
+    *slash = '\0';
+    setenv("NLA_PLUGIN_PATH", dir, 1);
+}
+
+static void with_badabi(void)
+{
+    clean_env();
+    setenv("NLA_PLUGIN_PATH", mock_path("NLA_MOCK_BADABI_PLUGIN"), 1);
+}
+
+static void with_mock_nodevice(void)
+{
+    with_mock();
+    setenv("NLA_MOCK_NODEVICE", "1", 1);
+}
+
+static void env_backend_cpu_with_mock(void)
+{
+    with_mock();
+    setenv("NLA_BACKEND", "cpu", 1);
+}
+
+static void env_backend_cuda(void)
+{
+    clean_env();
+    setenv("NLA_BACKEND", "cuda", 1);
+}
+
+static void env_backend_bogus(void)
+{
+    clean_env();
+    setenv("NLA_BACKEND", "quantum", 1);
+}
+
+static void isa_generic(void)
+{
+    clean_env();
+    setenv("NLA_CPU_ISA", "generic", 1);
+}
+
+static void isa_bogus(void)
+{
+    clean_env();
+    setenv("NLA_CPU_ISA", "sse9", 1);
+}
+
+/* C = A*B, 37x29x41, against CBLAS, on ctx; data in host memory. */
+static void check_dgemm_on(nla_context *ctx)
+{
+    enum { M = 37, N = 29, K = 41 };
+    double a[M * K], b[K * N], c[M * N], r[M * N];
+    ref_fill(a, M * K, 1);
+    ref_fill(b, K * N, 2);
+    ref_fill(c, M * N, 3);
+    memcpy(r, c, sizeof c);
+    cr_assert_eq(nla_dgemm(ctx, NLA_COL_MAJOR, NLA_NO_TRANS, NLA_TRANS, M, N, K, 0.5,
+                           a, M, b, N, 0.25, c, M), NLA_OK, "%s", nla_context_error(ctx));
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, M, N, K, 0.5, a, M, b, N,
+                0.25, r, M);
+    cr_assert_leq(ref_max_diff(c, r, M * N), 4.0 * K * 0x1p-52);
+}
+
+/* ------------------------------------------------------------ basics */
+
+Test(runtime, version_and_status_strings, .init = clean_env)
+{
+    cr_assert(strlen(nla_version()) > 0);
+    for (int s = NLA_OK; s <= NLA_ENUMERIC; s++)
+        for (int t = s + 1; t <= NLA_ENUMERIC; t++)
+            cr_assert_str_neq(nla_strerror(s), nla_strerror(t));
+    cr_assert_str_eq(nla_strerror(NLA_OK), "success");
+    cr_assert_str_eq(nla_strerror((nla_status)1234), "unknown status");
+    cr_assert_str_eq(nla_backend_name(NLA_BACKEND_CPU), "cpu");
+    cr_assert_str_eq(nla_backend_name(NLA_BACKEND_CUDA), "cuda");
+    cr_assert_str_eq(nla_backend_name(NLA_BACKEND_AUTO), "auto");
+}
+
+Test(runtime, cpu_context_and_threads, .init = clean_env)
+{
+    nla_context *ctx = ref_cpu_context();
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CPU);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+    cr_assert(nla_context_threads(ctx) >= 1);
+    cr_assert_eq(nla_context_set_threads(ctx, 3), NLA_OK);
+    cr_assert_eq(nla_context_threads(ctx), 3);
+    cr_assert_eq(nla_context_set_threads(ctx, -1), NLA_EINVAL);
+    cr_assert(strstr(nla_context_error(ctx), "nthreads"), "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_context_threads(ctx), 3, "a rejected call changed the context");
+    cr_assert_eq(nla_context_set_threads(ctx, 0), NLA_OK);
+    cr_assert_str_eq(nla_context_error(ctx), "", "message not cleared by a success");
+    cr_assert_eq(nla_context_synchronize(ctx), NLA_OK);
+    check_dgemm_on(ctx);
+    nla_context_destroy(ctx);
+    nla_context_destroy(NULL); /* harmless */
+}
+
+Test(runtime, cpu_memory, .init = clean_env)
+{
+    nla_context *ctx = ref_cpu_context();
+    double host[100], back[100];
+    void *p = NULL;
+    ref_fill(host, 100, 7);
+    cr_assert_eq(nla_malloc(ctx, &p, sizeof host), NLA_OK);
+    cr_assert_eq((uintptr_t)p % 64, 0, "nla_malloc is not 64-byte aligned");
+    cr_assert_eq(nla_upload(ctx, p, host, sizeof host), NLA_OK);
+    cr_assert_eq(nla_download(ctx, back, p, sizeof back), NLA_OK);
+    cr_assert_eq(memcmp(host, back, sizeof host), 0);
+    cr_assert_eq(nla_upload(ctx, p, host, 0), NLA_OK);
+    nla_free(ctx, p);
+    nla_free(ctx, NULL);
+    cr_assert_eq(nla_malloc(ctx, &p, (size_t)-1), NLA_EINVAL);
+    cr_assert(strstr(nla_context_error(ctx), "bytes"));
+    nla_context_destroy(ctx);
+}
+
+/* ------------------------------------------------------ selection */
+
+Test(runtime, cuda_unavailable_without_plugin, .init = clean_env)
+{
+    nla_context *ctx = NULL;
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 0);
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CPU), 1);
+    cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "libnla-cuda.so"),
+              "reason: %s", nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+    cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "not found"));
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CUDA), NLA_ENOBACKEND);
+    cr_assert_null(ctx, "ctx written on failure");
+    cr_assert(strstr(nla_last_error(), "not available"), "%s", nla_last_error());
+    cr_assert(strstr(nla_context_error(NULL), "nla_context_create"));
+}
+
+Test(runtime, auto_resolves_to_cpu_without_gpu, .init = clean_env)
+{
+    nla_context *ctx = NULL;
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_OK);
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CPU);
+    check_dgemm_on(ctx);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+    nla_context_destroy(ctx);
+}
+
+Test(runtime, env_backend_cpu_is_honoured, .init = env_backend_cpu_with_mock)
+{
+    nla_context *ctx = NULL;
+    /* the mock plugin is available, so without NLA_BACKEND AUTO would pick it */
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 1);
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_OK);
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CPU);
+    nla_context_destroy(ctx);
+}
+
+Test(runtime, env_backend_cuda_without_gpu, .init = env_backend_cuda)
+{
+    nla_context *ctx = NULL;
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_ENOBACKEND);
+    cr_assert_null(ctx);
+    cr_assert(strstr(nla_last_error(), "cuda"), "%s", nla_last_error());
+}
+
+Test(runtime, env_backend_unknown_value, .init = env_backend_bogus)
+{
+    nla_context *ctx = NULL;
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_EINVAL);
+    cr_assert_null(ctx);
+    cr_assert(strstr(nla_last_error(), "NLA_BACKEND"), "%s", nla_last_error());
+}
+
+Test(runtime, explicit_cpu_ignores_env, .init = env_backend_cuda)
+{
+    nla_context *ctx = NULL;
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CPU), NLA_OK);
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CPU);
+    nla_context_destroy(ctx);
+}
+
+/* ------------------------------------------------------------ ISA */
+
+Test(runtime, isa_is_detected, .init = clean_env)
+{
+    const char *isa = nla_cpu_isa();
+    cr_assert(strcmp(isa, "generic") == 0 || strcmp(isa, "avx2") == 0 ||
+              strcmp(isa, "avx512") == 0, "isa %s", isa);
+    cr_assert(strlen(nla_cpu_isa_reason()) > 0);
+}
+
+Test(runtime, isa_forced_generic, .init = isa_generic)
+{
+    nla_context *ctx = ref_cpu_context();
+    cr_assert_str_eq(nla_cpu_isa(), "generic");
+    cr_assert(strstr(nla_cpu_isa_reason(), "NLA_CPU_ISA=generic"), "%s",
+              nla_cpu_isa_reason());
+    check_dgemm_on(ctx);
+    nla_context_destroy(ctx);
+}
+
+Test(runtime, isa_unknown_value_ignored, .init = isa_bogus)
+{
+    cr_assert(strstr(nla_cpu_isa_reason(), "ignored"), "%s", nla_cpu_isa_reason());
+}
+
+/* ---------------------------------------------------- plugin loader */
+
+Test(plugin, mock_plugin_loads_and_computes, .init = with_mock)
+{
+    enum { M = 23, N = 19, K = 31 };
+    nla_context *ctx = NULL, *autoctx = NULL;
+    double a[M * K], b[K * N], c[M * N], r[M * N];
+    void *da, *db, *dc;
+
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 1, "%s",
+                 nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+    cr_assert_str_eq(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "");
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CUDA), NLA_OK, "%s",
+                 nla_last_error());
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CUDA);
+    /* AUTO prefers CUDA when it is available */
+    cr_assert_eq(nla_context_create(&autoctx, NLA_BACKEND_AUTO), NLA_OK);
+    cr_assert_eq(nla_context_backend(autoctx), NLA_BACKEND_CUDA);
+    nla_context_destroy(autoctx);
+
+    /* host pointers through the plugin's table */
+    check_dgemm_on(ctx);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CUDA);
+
+    /* "device" memory: malloc, upload, compute in place, download */
+    ref_fill(a, M * K, 11);
+    ref_fill(b, K * N, 12);
+    ref_fill(c, M * N, 13);
+    memcpy(r, c, sizeof c);
+    cr_assert_eq(nla_malloc(ctx, &da, sizeof a), NLA_OK);
+    cr_assert_eq(nla_malloc(ctx, &db, sizeof b), NLA_OK);
+    cr_assert_eq(nla_malloc(ctx, &dc, sizeof c), NLA_OK);
+    cr_assert_eq(nla_upload(ctx, da, a, sizeof a), NLA_OK);
+    cr_assert_eq(nla_upload(ctx, db, b, sizeof b), NLA_OK);
+    cr_assert_eq(nla_upload(ctx, dc, c, sizeof c), NLA_OK);
+    cr_assert_eq(nla_dgemm(ctx, NLA_ROW_MAJOR, NLA_TRANS, NLA_NO_TRANS, M, N, K, 1.5,
+                           da, M, db, N, -1.0, dc, N), NLA_OK, "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_context_synchronize(ctx), NLA_OK);
+    cr_assert_eq(nla_download(ctx, c, dc, sizeof c), NLA_OK);
+    cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, N, K, 1.5, a, M, b, N,
+                -1.0, r, N);
+    cr_assert_leq(ref_max_diff(c, r, M * N), 4.0 * K * 0x1p-52 * 2);
+    nla_free(ctx, da);
+    nla_free(ctx, db);
+    nla_free(ctx, dc);
+
+    /* validation still happens in the front end, before the plugin */
+    cr_assert_eq(nla_dgemv(ctx, NLA_NO_TRANS, 4, 4, 1.0, a, 3, b, 1, 0.0, c, 1),
+                 NLA_EINVAL);
+    cr_assert(strstr(nla_context_error(ctx), "lda"));
+    nla_context_destroy(ctx);
+}
+
+Test(plugin, mock_plugin_found_through_directory, .init = with_mock_dir)
+{
+    /* the mock is named libnla-mock.so, so a folder lookup must not find it */
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 0);
+    cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA),
+                     "libnla-cuda.so not found"), "%s",
+              nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+}
+
+Test(plugin, wrong_abi_is_refused, .init = with_badabi)
+{
+    nla_context *ctx = NULL;
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 0);
+    cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "ABI 999"),
+              "%s", nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CUDA), NLA_ENOBACKEND);
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_OK);
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CPU);
+    nla_context_destroy(ctx);
+}
+
+Test(plugin, no_device_means_unavailable, .init = with_mock_nodevice)
+{
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 0);
+    cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "no device"),
+              "%s", nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+}
+
+Test(plugin, not_a_plugin_is_refused, .init = clean_env)
+{
+    /* libnla itself is a shared object without the plugin entry points */
+    char path[1024];
+    const char *b = getenv("NLA_BUILDDIR");
+    cr_assert(b, "NLA_BUILDDIR is not set (run through make check)");
+    snprintf(path, sizeof path, "%s/.libs/libnla.so", b);
+    setenv("NLA_PLUGIN_PATH", path, 1);
+    cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 0);
+    cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "not a libnla plugin"),
+              "%s", nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+}

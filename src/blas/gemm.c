@@ -1,9 +1,14 @@
 /*
- * gemm.c - the CPU GEMM, one generic implementation instantiated for double
- * and float.
+ * gemm.c - the CPU GEMM (see gemm_tmpl.h), one generic implementation
+ * instantiated for double and float.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "blas/blas_cpu.h"
+#include "blas/kernels/kernels.h"
 
 #define T double
 #define P d

@@ -52,19 +52,17 @@ NLA_API nla_status FN(P, gbmv)(nla_context *ctx, nla_trans trans, int64_t m, int
 {
     static const char fn[] = "nla_" PS "gbmv";
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
-    int64_t lx, ly, band = INT64_MAX;
+    int64_t lx, ly, band;
     int work, reads;
     nla_exec ex;
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_trans(&ck, "trans", trans) ||
         nla_chk_nonneg(&ck, "m", m) || nla_chk_nonneg(&ck, "n", n) ||
-        nla_chk_nonneg(&ck, "kl", kl) || nla_chk_nonneg(&ck, "ku", ku))
-        return ck.status;
-    if (nla_add_overflows(kl, ku, &band) || nla_add_overflows(band, 1, &band))
-        band = INT64_MAX; /* no ldab can hold it */
-    if (nla_chk_ld(&ck, "ldab", ldab, "kl+ku+1", band) ||
+        nla_chk_nonneg(&ck, "kl", kl) || nla_chk_nonneg(&ck, "ku", ku) ||
+        nla_chk_ldab(&ck, ldab, kl, ku) ||
         nla_chk_inc(&ck, "incx", incx) || nla_chk_inc(&ck, "incy", incy))
         return ck.status;
+    band = kl + ku + 1; /* <= ldab: cannot overflow */
     lx = trans == NLA_NO_TRANS ? n : m;
     ly = trans == NLA_NO_TRANS ? m : n;
     work = m > 0 && n > 0 && !(alpha == 0 && beta == 1);
@@ -182,6 +180,10 @@ static nla_status OP(P, gemm_front)(nla_context *ctx, const char *fn, int batche
         return NLA_OK;
     if (!batched)
         stride_a = stride_b = stride_c = 0;
+    /* A and B are not read (alpha == 0 or k == 0): their strides were never
+       checked against an extent, so keep the backend from offsetting by them */
+    if (!reads)
+        stride_a = stride_b = 0;
     nla_exec_init(&ex, ctx);
     if (row)
         return nla_exec_done(ctx, fn, ctx->ops->OP(P, gemm)(&ex, transb, transa, n, m, k,

@@ -13,18 +13,16 @@ static int IMPL(P, band_checks)(nla_check *ck, int64_t m, int64_t n, int64_t kl,
                                 int64_t ku, const T *dense, int64_t lda,
                                 const T *band, int64_t ldab)
 {
-    int64_t width = INT64_MAX;
     int work = m > 0 && n > 0;
     if (nla_chk_nonneg(ck, "m", m) || nla_chk_nonneg(ck, "n", n) ||
         nla_chk_nonneg(ck, "kl", kl) || nla_chk_nonneg(ck, "ku", ku) ||
-        nla_chk_ld(ck, "lda", lda, "max(1,m)", m > 1 ? m : 1))
+        nla_chk_ld(ck, "lda", lda, "max(1,m)", m > 1 ? m : 1) ||
+        nla_chk_ldab(ck, ldab, kl, ku))
         return 1;
-    if (nla_add_overflows(kl, ku, &width) || nla_add_overflows(width, 1, &width))
-        width = INT64_MAX;
-    return nla_chk_ld(ck, "ldab", ldab, "kl+ku+1", width) ||
-           nla_chk_ptr(ck, "a", dense, work) || nla_chk_ptr(ck, "ab", band, work) ||
+    /* kl + ku + 1 <= ldab now, so the band's width cannot overflow */
+    return nla_chk_ptr(ck, "a", dense, work) || nla_chk_ptr(ck, "ab", band, work) ||
            nla_chk_matrix_extent(ck, "a", m, n, lda, sizeof(T)) ||
-           nla_chk_matrix_extent(ck, "ab", work ? width : 0, n, ldab, sizeof(T));
+           nla_chk_matrix_extent(ck, "ab", work ? kl + ku + 1 : 0, n, ldab, sizeof(T));
 }
 
 NLA_API nla_status FN(P, band_pack)(int64_t m, int64_t n, int64_t kl, int64_t ku,

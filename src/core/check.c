@@ -88,6 +88,15 @@ int nla_chk_ld(nla_check *ck, const char *name, int64_t ld, const char *minexpr,
                 (long long)min);
 }
 
+int nla_chk_ldab(nla_check *ck, int64_t ldab, int64_t kl, int64_t ku)
+{
+    int64_t width;
+    if (nla_add_overflows(kl, ku, &width) || nla_add_overflows(width, 1, &width))
+        return fail(ck, "ldab (%lld) < kl+ku+1 (%lld+%lld+1 exceeds INT64_MAX)",
+                    (long long)ldab, (long long)kl, (long long)ku);
+    return nla_chk_ld(ck, "ldab", ldab, "kl+ku+1", width);
+}
+
 int nla_chk_inc(nla_check *ck, const char *name, int64_t inc)
 {
     if (inc != 0)

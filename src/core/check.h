@@ -28,6 +28,8 @@ int nla_chk_nonneg(nla_check *ck, const char *name, int64_t v);
 /* ld >= min; minexpr spells min for the message, e.g. "max(1,m)" */
 int nla_chk_ld(nla_check *ck, const char *name, int64_t ld, const char *minexpr,
                int64_t min);
+/* ldab >= kl+ku+1 (kl, ku >= 0); a sum past INT64_MAX fits no ldab */
+int nla_chk_ldab(nla_check *ck, int64_t ldab, int64_t kl, int64_t ku);
 /* inc != 0 */
 int nla_chk_inc(nla_check *ck, const char *name, int64_t inc);
 /* p != NULL whenever the routine will touch it (needed != 0) */

@@ -201,6 +201,8 @@ static nla_status copy_checked(nla_context *ctx, const char *fn, void *dst,
         return nla_fail(ctx, NLA_EINVAL, fn, up ? "dst is NULL" : "host_dst is NULL");
     if (bytes > 0 && !src)
         return nla_fail(ctx, NLA_EINVAL, fn, up ? "host_src is NULL" : "src is NULL");
+    if (bytes > (size_t)PTRDIFF_MAX)
+        return nla_fail(ctx, NLA_EINVAL, fn, "bytes (%zu) exceeds PTRDIFF_MAX", bytes);
     nla_ok(ctx);
     if (bytes == 0)
         return NLA_OK;

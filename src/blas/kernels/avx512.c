@@ -1,2 +1,22 @@
-/* placeholder (first cut) */
-typedef int nla_kernels_placeholder_avx512;
+/*
+ * avx512.c - the AVX-512 kernel table (compiled with -mavx512f -mavx512dq
+ * -mavx512vl -mavx2 -mfma; x86-64 only).
+ */
+#if !defined(__AVX512F__) || !defined(__FMA__)
+#error "avx512.c must be compiled with -mavx512f -mfma"
+#endif
+#define NLA_KTAB nla_kernels_avx512
+#define NLA_KNAME "avx512"
+#define NLA_VBYTES 64
+/* double 24x8, float 48x8: 24 accumulators out of 32 zmm registers */
+#define D_MV 3
+#define D_NR 8
+#define D_MC 144
+#define D_KC 256
+#define D_NC 4096
+#define S_MV 3
+#define S_NR 8
+#define S_MC 144
+#define S_KC 256
+#define S_NC 4096
+#include "kernels_tmpl.h"

@@ -1,2 +1,19 @@
-/* placeholder (first cut) */
-typedef int nla_kernels_placeholder_generic;
+/*
+ * generic.c - the portable kernel table: 16-byte vectors (SSE2 on x86-64,
+ * NEON on AArch64, scalar code elsewhere), default compiler flags.
+ */
+#define NLA_KTAB nla_kernels_generic
+#define NLA_KNAME "generic"
+#define NLA_VBYTES 16
+/* double 4x4, float 8x4: 8 accumulators out of 16 registers */
+#define D_MV 2
+#define D_NR 4
+#define D_MC 128
+#define D_KC 256
+#define D_NC 4096
+#define S_MV 2
+#define S_NR 4
+#define S_MC 128
+#define S_KC 512
+#define S_NC 4096
+#include "kernels_tmpl.h"

@@ -27,6 +27,9 @@
 
 #include <stdint.h>
 
+/* the largest MR*NR of any table (the driver's scratch tile) */
+#define NLA_GEMM_MAX_TILE 512
+
 typedef struct nla_gemm_blocks {
     int mr, nr;       /* register tile */
     int mc, kc, nc;   /* cache blocks: mc % mr == 0, nc % nr == 0 */

@@ -1,1 +1,297 @@
-/* placeholder; filled in by the BLAS kernels work */
+/*
+ * kernels_tmpl.h - the portable kernel code, compiled once per ISA.
+ *
+ * An ISA file (generic.c, avx2.c, avx512.c) defines
+ *   NLA_KTAB      the table's name (nla_kernels_avx2, ...)
+ *   NLA_KNAME     its printable name ("avx2")
+ *   NLA_VBYTES    the vector width in bytes (16, 32, 64)
+ *   D_MV, D_NR    double microkernel: MR = D_MV vectors, NR columns
+ *   D_MC, D_KC, D_NC  double cache blocks
+ *   S_MV, S_NR, S_MC, S_KC, S_NC  the same for float
+ * and includes this file once.  The file then includes itself once per
+ * precision (with KT_T defined) for the typed kernels, and finally defines
+ * the table.  The kernels use GCC/Clang vector extensions, so the compiler's
+ * ISA flags decide the instructions (FMA is contracted where -mfma is on).
+ */
+#ifndef KT_T /* ------------------------------------------- per ISA, outer */
+
+#include <stdint.h>
+#include "kernels.h"
+
+#if !defined(NLA_KTAB) || !defined(NLA_VBYTES)
+#error "define NLA_KTAB, NLA_VBYTES and the block sizes before including kernels_tmpl.h"
+#endif
+
+#define D_MR (D_MV * (NLA_VBYTES / 8))
+#define S_MR (S_MV * (NLA_VBYTES / 4))
+_Static_assert(D_MR * D_NR <= NLA_GEMM_MAX_TILE, "double tile too large");
+_Static_assert(S_MR * S_NR <= NLA_GEMM_MAX_TILE, "float tile too large");
+_Static_assert(D_MC % D_MR == 0 && D_NC % D_NR == 0, "double blocks");
+_Static_assert(S_MC % S_MR == 0 && S_NC % S_NR == 0, "float blocks");
+
+#define KT_T double
+#define KT_P d
+#define KT_VL (NLA_VBYTES / 8)
+#define KT_MV D_MV
+#define KT_NR D_NR
+#include "kernels_tmpl.h"
+#undef KT_T
+#undef KT_P
+#undef KT_VL
+#undef KT_MV
+#undef KT_NR
+
+#define KT_T float
+#define KT_P s
+#define KT_VL (NLA_VBYTES / 4)
+#define KT_MV S_MV
+#define KT_NR S_NR
+#include "kernels_tmpl.h"
+#undef KT_T
+#undef KT_P
+#undef KT_VL
+#undef KT_MV
+#undef KT_NR
+
+const nla_kernels NLA_KTAB = {
+    .name = NLA_KNAME,
+    .dblk = { D_MR, D_NR, D_MC, D_KC, D_NC },
+    .sblk = { S_MR, S_NR, S_MC, S_KC, S_NC },
+    .dgemm_ukr = d_gemm_ukr,
+    .daxpy = d_axpy,
+    .ddot = d_dot,
+    .dgemv_n = d_gemv_n,
+    .dgemv_t = d_gemv_t,
+    .daxpy_dot = d_axpy_dot,
+    .sgemm_ukr = s_gemm_ukr,
+    .saxpy = s_axpy,
+    .sdot = s_dot,
+    .sgemv_n = s_gemv_n,
+    .sgemv_t = s_gemv_t,
+    .saxpy_dot = s_axpy_dot,
+};
+
+#else /* ----------------------------------------------- per precision */
+
+#define KT_N_(p, name) p##_##name
+#define KT_N(p, name) KT_N_(p, name)
+#define KT(name) KT_N(KT_P, name)
+#define VEC KT(vec)
+#define UVEC KT(uvec)
+
+#if defined(__GNUC__)
+typedef KT_T VEC __attribute__((vector_size(NLA_VBYTES)));
+/* for element-aligned memory (C, x, y, A columns) */
+typedef KT_T UVEC __attribute__((vector_size(NLA_VBYTES), aligned(sizeof(KT_T)),
+                                  may_alias));
+#define KT_UNROLL _Pragma("GCC unroll 64")
+#else
+#error "the kernels need GCC or Clang vector extensions"
+#endif
+
+/* x - 0 == x exactly (also for -0), so this folds to a broadcast */
+#define SPLAT(s) ((KT_T)(s) - (VEC){ 0 })
+#define LOADU(p) (*(const UVEC *)(const void *)(p))
+#define STOREU(p, v) (*(UVEC *)(void *)(p) = (v))
+
+/* lanes summed in a fixed order */
+static inline KT_T KT(hsum)(VEC v)
+{
+    KT_T s = v[0];
+    for (int i = 1; i < KT_VL; i++)
+        s += v[i];
+    return s;
+}
+
+static void KT(gemm_ukr)(int64_t k, KT_T alpha, const KT_T *a, const KT_T *b,
+                         KT_T beta, KT_T *c, int64_t ldc)
+{
+    VEC acc[KT_NR][KT_MV];
+
+    KT_UNROLL
+    for (int j = 0; j < KT_NR; j++) {
+        KT_UNROLL
+        for (int v = 0; v < KT_MV; v++)
+            acc[j][v] = SPLAT(0);
+    }
+    for (int64_t l = 0; l < k; l++) {
+        VEC av[KT_MV];
+        KT_UNROLL
+        for (int v = 0; v < KT_MV; v++)
+            av[v] = *(const VEC *)(const void *)(a + v * KT_VL);
+        KT_UNROLL
+        for (int j = 0; j < KT_NR; j++) {
+            VEC bj = SPLAT(b[j]);
+            KT_UNROLL
+            for (int v = 0; v < KT_MV; v++)
+                acc[j][v] += av[v] * bj;
+        }
+        a += KT_MV * KT_VL;
+        b += KT_NR;
+    }
+    KT_UNROLL
+    for (int j = 0; j < KT_NR; j++) {
+        KT_UNROLL
+        for (int v = 0; v < KT_MV; v++) {
+            KT_T *cp = c + j * ldc + v * KT_VL;
+            VEC r = SPLAT(alpha) * acc[j][v];
+            if (beta != 0)
+                r += SPLAT(beta) * LOADU(cp);
+            STOREU(cp, r);
+        }
+    }
+}
+
+static void KT(axpy)(int64_t n, KT_T alpha, const KT_T *x, KT_T *y)
+{
+    VEC va = SPLAT(alpha);
+    int64_t i = 0;
+
+    for (; i + 4 * KT_VL <= n; i += 4 * KT_VL) {
+        KT_UNROLL
+        for (int u = 0; u < 4; u++)
+            STOREU(y + i + u * KT_VL, LOADU(y + i + u * KT_VL) + va * LOADU(x + i + u * KT_VL));
+    }
+    for (; i + KT_VL <= n; i += KT_VL)
+        STOREU(y + i, LOADU(y + i) + va * LOADU(x + i));
+    for (; i < n; i++)
+        y[i] += alpha * x[i];
+}
+
+/*
+ * The dot product's order, shared by dot, gemv_t and axpy_dot so that a
+ * column gives the same bits whichever of them computes it: two vector
+ * accumulators over steps of 2 vectors, one more vector step, the lanes,
+ * then the scalar tail in order.
+ */
+static KT_T KT(dot)(int64_t n, const KT_T *x, const KT_T *y)
+{
+    VEC s0 = SPLAT(0), s1 = SPLAT(0);
+    int64_t i = 0;
+    KT_T s;
+
+    for (; i + 2 * KT_VL <= n; i += 2 * KT_VL) {
+        s0 += LOADU(x + i) * LOADU(y + i);
+        s1 += LOADU(x + i + KT_VL) * LOADU(y + i + KT_VL);
+    }
+    if (i + KT_VL <= n) {
+        s0 += LOADU(x + i) * LOADU(y + i);
+        i += KT_VL;
+    }
+    s = KT(hsum)(s0 + s1);
+    for (; i < n; i++)
+        s += x[i] * y[i];
+    return s;
+}
+
+static void KT(gemv_t)(int64_t m, int64_t n, const KT_T *a, int64_t lda,
+                       const KT_T *x, KT_T *r)
+{
+    int64_t j = 0;
+
+    for (; j + 4 <= n; j += 4) {
+        const KT_T *c[4] = { a + j * lda, a + (j + 1) * lda, a + (j + 2) * lda,
+                             a + (j + 3) * lda };
+        VEC s0[4], s1[4];
+        int64_t i = 0;
+        KT_UNROLL
+        for (int u = 0; u < 4; u++)
+            s0[u] = s1[u] = SPLAT(0);
+        for (; i + 2 * KT_VL <= m; i += 2 * KT_VL) {
+            VEC x0 = LOADU(x + i), x1 = LOADU(x + i + KT_VL);
+            KT_UNROLL
+            for (int u = 0; u < 4; u++) {
+                s0[u] += LOADU(c[u] + i) * x0;
+                s1[u] += LOADU(c[u] + i + KT_VL) * x1;
+            }
+        }
+        if (i + KT_VL <= m) {
+            VEC x0 = LOADU(x + i);
+            KT_UNROLL
+            for (int u = 0; u < 4; u++)
+                s0[u] += LOADU(c[u] + i) * x0;
+            i += KT_VL;
+        }
+        KT_UNROLL
+        for (int u = 0; u < 4; u++) {
+            KT_T s = KT(hsum)(s0[u] + s1[u]);
+            for (int64_t t = i; t < m; t++)
+                s += c[u][t] * x[t];
+            r[j + u] = s;
+        }
+    }
+    for (; j < n; j++)
+        r[j] = KT(dot)(m, a + j * lda, x);
+}
+
+static void KT(gemv_n)(int64_t m, int64_t n, const KT_T *a, int64_t lda,
+                       const KT_T *x, KT_T *y)
+{
+    int64_t j = 0;
+
+    /* four columns per pass over y: a quarter of the y traffic */
+    for (; j + 4 <= n; j += 4) {
+        const KT_T *c0 = a + j * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
+        VEC x0 = SPLAT(x[j]), x1 = SPLAT(x[j + 1]), x2 = SPLAT(x[j + 2]),
+            x3 = SPLAT(x[j + 3]);
+        int64_t i = 0;
+        for (; i + KT_VL <= m; i += KT_VL) {
+            VEC t = LOADU(y + i);
+            t += LOADU(c0 + i) * x0;
+            t += LOADU(c1 + i) * x1;
+            t += LOADU(c2 + i) * x2;
+            t += LOADU(c3 + i) * x3;
+            STOREU(y + i, t);
+        }
+        for (; i < m; i++) {
+            KT_T t = y[i];
+            t += c0[i] * x[j];
+            t += c1[i] * x[j + 1];
+            t += c2[i] * x[j + 2];
+            t += c3[i] * x[j + 3];
+            y[i] = t;
+        }
+    }
+    for (; j < n; j++)
+        KT(axpy)(m, x[j], a + j * lda, y);
+}
+
+static KT_T KT(axpy_dot)(int64_t n, KT_T alpha, const KT_T *a, const KT_T *x,
+                         KT_T *y)
+{
+    VEC va = SPLAT(alpha), s0 = SPLAT(0), s1 = SPLAT(0);
+    int64_t i = 0;
+    KT_T s;
+
+    for (; i + 2 * KT_VL <= n; i += 2 * KT_VL) {
+        VEC a0 = LOADU(a + i), a1 = LOADU(a + i + KT_VL);
+        STOREU(y + i, LOADU(y + i) + va * a0);
+        STOREU(y + i + KT_VL, LOADU(y + i + KT_VL) + va * a1);
+        s0 += a0 * LOADU(x + i);
+        s1 += a1 * LOADU(x + i + KT_VL);
+    }
+    if (i + KT_VL <= n) {
+        VEC a0 = LOADU(a + i);
+        STOREU(y + i, LOADU(y + i) + va * a0);
+        s0 += a0 * LOADU(x + i);
+        i += KT_VL;
+    }
+    s = KT(hsum)(s0 + s1);
+    for (; i < n; i++) {
+        y[i] += alpha * a[i];
+        s += a[i] * x[i];
+    }
+    return s;
+}
+
+#undef KT_N_
+#undef KT_N
+#undef KT
+#undef VEC
+#undef UVEC
+#undef KT_UNROLL
+#undef SPLAT
+#undef LOADU
+#undef STOREU
+
+#endif

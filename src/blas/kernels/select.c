@@ -1,2 +1,21 @@
-/* select.c - placeholder (first cut). */
-typedef int nla_kernels_select_placeholder;
+/*
+ * select.c - the kernel table for the instruction set chosen by
+ * nla_cpu_isa_id() (src/core/cpu.c), which decides once and honours
+ * NLA_CPU_ISA.
+ */
+#include "core/internal.h"
+#include "blas/kernels/kernels.h"
+
+const nla_kernels *nla_kernels_get(void)
+{
+    switch (nla_cpu_isa_id()) {
+#ifdef NLA_HAVE_X86_KERNELS
+    case NLA_ISA_AVX512:
+        return &nla_kernels_avx512;
+    case NLA_ISA_AVX2:
+        return &nla_kernels_avx2;
+#endif
+    default:
+        return &nla_kernels_generic;
+    }
+}

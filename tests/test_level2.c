@@ -1,0 +1,642 @@
+/*
+ * test_level2.c - gemv, gbmv and spmv (s and d) against CBLAS.
+ *
+ * Every case compares each element of y with cblas_?gemv/gbmv/spmv within
+ * |err| <= 4 (k+2) eps (|alpha| sum_j |a_ij x_j| + |beta y_i|), k the inner
+ * length, and checks that:
+ *   - beta == 0 overwrites a NaN-filled y (the reference gets zeros);
+ *   - alpha == 0 reads neither A nor x (both are passed as NULL);
+ *   - entries of y between the strided elements are untouched;
+ *   - nothing outside the stored band/triangle/rows of A is read (those
+ *     entries are NaN);
+ *   - results with 1 and 2 threads match CBLAS, and repeated runs with the
+ *     same thread count are bitwise identical.
+ *
+ * The precision-generic part is this file included into itself with TT
+ * (the type) and TP (its letter) defined.
+ */
+#ifndef TT /* ------------------------------------------------------ outer */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cblas.h>
+#include <criterion/criterion.h>
+#include "nla.h"
+#include "refs.h"
+
+#define SENTINEL 12345.0 /* in y between strided elements */
+
+static const int64_t sizes[] = { 0, 1, 2, 3, 17, 64, 129 };
+#define NSIZES (sizeof sizes / sizeof sizes[0])
+static const int64_t incs[] = { 1, -1, 2, -2 };
+static const double alphas[] = { 0, 1, 0.7 };
+/* beta values; the last entry means beta = 0 with NaN in y */
+static const double betas[] = { 0, 1, 0.7, -1 };
+
+/* where element i of a BLAS vector of length len lives */
+static size_t at(int64_t len, int64_t inc, int64_t i)
+{
+    return (size_t)(inc > 0 ? i * inc : (len - 1 - i) * -inc);
+}
+
+static size_t vec_size(int64_t len, int64_t inc)
+{
+    int64_t step = inc < 0 ? -inc : inc;
+    /* one extra slot past the end, also a sentinel */
+    return len > 0 ? (size_t)((len - 1) * step + 2) : 1;
+}
+
+#define TT double
+#define TP d
+#define T_EPS 0x1p-52
+#define T_FILL ref_fill
+#define CB(name) cblas_d##name
+#include "test_level2.c"
+#undef TT
+#undef TP
+#undef T_EPS
+#undef T_FILL
+#undef CB
+
+#define TT float
+#define TP s
+#define T_EPS 0x1p-23
+#define T_FILL ref_fillf
+#define CB(name) cblas_s##name
+#include "test_level2.c"
+#undef TT
+#undef TP
+#undef T_EPS
+#undef T_FILL
+#undef CB
+
+/* ------------------------------------------------------------ the tests */
+
+Test(gemv, d_sweep) { gemv_sweep_d(); }
+Test(gemv, s_sweep) { gemv_sweep_s(); }
+Test(gemv, d_increments) { gemv_incs_d(); }
+Test(gemv, s_increments) { gemv_incs_s(); }
+Test(gemv, d_threads) { gemv_threads_d(); }
+Test(gemv, s_threads) { gemv_threads_s(); }
+
+Test(gbmv, d_sweep) { gbmv_sweep_d(); }
+Test(gbmv, s_sweep) { gbmv_sweep_s(); }
+Test(gbmv, d_increments) { gbmv_incs_d(); }
+Test(gbmv, s_increments) { gbmv_incs_s(); }
+Test(gbmv, d_threads) { gbmv_threads_d(); }
+Test(gbmv, s_threads) { gbmv_threads_s(); }
+
+Test(spmv, d_sweep) { spmv_sweep_d(); }
+Test(spmv, s_sweep) { spmv_sweep_s(); }
+Test(spmv, d_threads) { spmv_threads_d(); }
+Test(spmv, s_threads) { spmv_threads_s(); }
+
+#else /* ------------------------------------------------- per precision */
+
+#define X__(name, p) name##_##p
+#define X_(name, p) X__(name, p)
+#define X(name) X_(name, TP)
+#define PS_(p) #p
+#define PS(p) PS_(p)
+#define NLA__(p, name) nla_##p##name
+#define NLA_(p, name) NLA__(p, name)
+#define NLA(name) NLA_(TP, name)
+
+/* A case: the routine's dense m x n matrix (for the error bound) and the
+   call parameters. */
+typedef struct X(l2case) {
+    const char *routine;
+    int trans;               /* 0 NoTrans, 1 Trans (spmv: 0) */
+    int64_t m, n, kl, ku;
+    double alpha, beta;
+    int nan_y;
+    int64_t incx, incy;
+    int nt;
+    char uplo;               /* spmv */
+} X(l2case);
+
+static char X(desc)[256];
+
+static const char *X(describe)(const X(l2case) *c)
+{
+    snprintf(X(desc), sizeof X(desc),
+             "%s%s trans=%c uplo=%c m=%lld n=%lld kl=%lld ku=%lld alpha=%g beta=%g%s "
+             "incx=%lld incy=%lld threads=%d",
+             PS(TP), c->routine, c->trans ? 'T' : 'N', c->uplo ? c->uplo : '-',
+             (long long)c->m, (long long)c->n, (long long)c->kl, (long long)c->ku,
+             c->alpha, c->beta, c->nan_y ? "(NaN y)" : "", (long long)c->incx,
+             (long long)c->incy, c->nt);
+    return X(desc);
+}
+
+/* A strided vector: pattern elements random (or NaN), others SENTINEL. */
+static TT *X(vec_new)(int64_t len, int64_t inc, uint64_t seed, int nan)
+{
+    size_t size = vec_size(len, inc);
+    TT *v = malloc(size * sizeof(TT));
+    TT *tmp = malloc((len > 0 ? (size_t)len : 1) * sizeof(TT));
+
+    cr_assert(v && tmp);
+    for (size_t i = 0; i < size; i++)
+        v[i] = (TT)SENTINEL;
+    T_FILL(tmp, (size_t)len, seed);
+    for (int64_t i = 0; i < len; i++)
+        v[at(len, inc, i)] = nan ? (TT)NAN : tmp[i];
+    free(tmp);
+    return v;
+}
+
+/*
+ * Compare y (from libnla) with yref (from CBLAS), element by element, with
+ * the bound from the dense matrix dense (m x n, column-major, op by trans),
+ * x and the original y (y0; zeros when beta == 0).
+ */
+static void X(check_y)(const X(l2case) *c, const double *dense, const TT *x,
+                       const TT *y0, const TT *yin, const TT *y, const TT *yref)
+{
+    int64_t lx = c->trans ? c->m : c->n, ly = c->trans ? c->n : c->m;
+    int64_t kin = lx;
+    size_t size = vec_size(ly, c->incy);
+    double beta = c->nan_y ? 0 : c->beta;
+
+    if (c->m == 0 || c->n == 0) {
+        /* the BLAS quick return: y is not touched, NaN included */
+        for (size_t p = 0; p < size; p++)
+            cr_assert(memcmp(&y[p], &yin[p], sizeof(TT)) == 0,
+                      "%s: y slot %zu changed by a quick-return call", X(describe)(c), p);
+        return;
+    }
+    for (int64_t i = 0; i < ly; i++) {
+        double mag = fabs(beta * y0[at(ly, c->incy, i)]), tol, got, want;
+        for (int64_t l = 0; l < lx && c->alpha != 0; l++) {
+            double aij = c->trans ? dense[l + i * c->m] : dense[i + l * c->m];
+            mag += fabs(c->alpha * aij * x[at(lx, c->incx, l)]);
+        }
+        tol = 4.0 * (double)(kin + 2) * T_EPS * mag;
+        got = y[at(ly, c->incy, i)];
+        want = yref[at(ly, c->incy, i)];
+        cr_assert(!isnan(got) && fabs(got - want) <= tol,
+                  "%s: y[%lld] = %.17g, CBLAS %.17g, |err| %.3g > tol %.3g",
+                  X(describe)(c), (long long)i, got, want, fabs(got - want), tol);
+    }
+    for (size_t p = 0; p < size; p++) {
+        int stride_slot = ly > 0 && p < (size_t)(ly - 1) * (size_t)llabs(c->incy) + 1 &&
+                          p % (size_t)llabs(c->incy) == 0;
+        if (!stride_slot)
+            cr_assert(y[p] == (TT)SENTINEL, "%s: y slot %zu between elements changed to %g",
+                      X(describe)(c), p, (double)y[p]);
+    }
+}
+
+/* y buffers for a case: y (for libnla), yref (CBLAS), y0 (the original,
+   zeros for NaN), yin (the original as given, NaN included) */
+static void X(make_y)(const X(l2case) *c, int64_t ly, TT **y, TT **yref, TT **y0,
+                      TT **yin)
+{
+    size_t size = vec_size(ly, c->incy);
+    *y = X(vec_new)(ly, c->incy, 2000 + (uint64_t)ly, c->nan_y);
+    *yref = malloc(size * sizeof(TT));
+    *y0 = malloc(size * sizeof(TT));
+    *yin = malloc(size * sizeof(TT));
+    cr_assert(*yref && *y0 && *yin);
+    memcpy(*yin, *y, size * sizeof(TT));
+    memcpy(*yref, *y, size * sizeof(TT));
+    if (c->nan_y)
+        for (int64_t i = 0; i < ly; i++)
+            (*yref)[at(ly, c->incy, i)] = 0;
+    memcpy(*y0, *yref, size * sizeof(TT));
+}
+
+/* ---------------------------------------------------------------- gemv */
+
+static void X(gemv_case)(nla_context *ctx, const X(l2case) *c)
+{
+    int64_t m = c->m, n = c->n, lda = (m > 1 ? m : 1) + 3;
+    int64_t lx = c->trans ? m : n, ly = c->trans ? n : m;
+    TT *a = malloc((size_t)(lda * (n > 0 ? n : 1)) * sizeof(TT));
+    double *dense = malloc((size_t)(m * n + 1) * sizeof(double));
+    TT *x = X(vec_new)(lx, c->incx, 1000 + (uint64_t)lx, 0), *y, *yref, *y0, *yin;
+    TT beta = (TT)(c->nan_y ? 0 : c->beta), alpha = (TT)c->alpha;
+    nla_status st;
+
+    cr_assert(a && dense);
+    T_FILL(a, (size_t)(lda * n), 7 + (uint64_t)(m * 131 + n));
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < lda; i++) {
+            if (i >= m)
+                a[i + j * lda] = (TT)NAN; /* padding is never read */
+            else
+                dense[i + j * m] = a[i + j * lda];
+        }
+    X(make_y)(c, ly, &y, &yref, &y0, &yin);
+    cr_assert(nla_context_set_threads(ctx, c->nt) == NLA_OK);
+    st = NLA(gemv)(ctx, c->trans ? NLA_TRANS : NLA_NO_TRANS, m, n, alpha,
+                     c->alpha == 0 ? NULL : a, lda, c->alpha == 0 ? NULL : x, c->incx,
+                     beta, y, c->incy);
+    cr_assert(st == NLA_OK, "%s: status %d (%s)", X(describe)(c), st,
+              nla_context_error(ctx));
+    CB(gemv)(CblasColMajor, c->trans ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, a,
+             (int)lda, x, (int)c->incx, beta, yref, (int)c->incy);
+    X(check_y)(c, dense, x, y0, yin, y, yref);
+    free(a);
+    free(dense);
+    free(x);
+    free(y);
+    free(yref);
+    free(y0);
+    free(yin);
+}
+
+static void X(gemv_sweep)(void)
+{
+    nla_context *ctx = ref_cpu_context();
+    X(l2case) c = { .routine = "gemv", .incx = 1, .incy = 1 };
+
+    for (c.nt = 1; c.nt <= 2; c.nt++)
+        for (size_t im = 0; im < NSIZES; im++)
+            for (size_t in = 0; in < NSIZES; in++)
+                for (c.trans = 0; c.trans < 2; c.trans++)
+                    for (size_t ia = 0; ia < 3; ia++)
+                        for (size_t ib = 0; ib < 4; ib++) {
+                            c.m = sizes[im];
+                            c.n = sizes[in];
+                            c.alpha = alphas[ia];
+                            c.nan_y = betas[ib] < 0;
+                            c.beta = c.nan_y ? 0 : betas[ib];
+                            X(gemv_case)(ctx, &c);
+                        }
+    nla_context_destroy(ctx);
+}
+
+static void X(gemv_incs)(void)
+{
+    static const int64_t dims[][2] = { { 1, 1 }, { 3, 2 }, { 17, 64 }, { 129, 3 } };
+    nla_context *ctx = ref_cpu_context();
+    X(l2case) c = { .routine = "gemv", .nt = 1, .alpha = 0.7 };
+
+    for (size_t d = 0; d < 4; d++)
+        for (size_t ix = 0; ix < 4; ix++)
+            for (size_t iy = 0; iy < 4; iy++)
+                for (c.trans = 0; c.trans < 2; c.trans++)
+                    for (c.nan_y = 0; c.nan_y < 2; c.nan_y++) {
+                        c.m = dims[d][0];
+                        c.n = dims[d][1];
+                        c.incx = incs[ix];
+                        c.incy = incs[iy];
+                        c.beta = c.nan_y ? 0 : 0.7;
+                        X(gemv_case)(ctx, &c);
+                    }
+    nla_context_destroy(ctx);
+}
+
+/* ---------------------------------------------------------------- gbmv */
+
+static void X(gbmv_case)(nla_context *ctx, const X(l2case) *c)
+{
+    int64_t m = c->m, n = c->n, kl = c->kl, ku = c->ku, ldab = kl + ku + 2;
+    int64_t lx = c->trans ? m : n, ly = c->trans ? n : m;
+    TT *ab = malloc((size_t)(ldab * (n > 0 ? n : 1)) * sizeof(TT));
+    double *dense = calloc((size_t)(m * n + 1), sizeof(double));
+    TT *x = X(vec_new)(lx, c->incx, 1000 + (uint64_t)lx, 0), *y, *yref, *y0, *yin;
+    TT beta = (TT)(c->nan_y ? 0 : c->beta), alpha = (TT)c->alpha;
+    nla_status st;
+
+    cr_assert(ab && dense);
+    T_FILL(ab, (size_t)(ldab * n), 11 + (uint64_t)(m * 131 + n));
+    /* only the band of the m x n matrix is stored: NaN elsewhere */
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t r = 0; r < ldab; r++) {
+            int64_t i = r - ku + j;
+            if (r > kl + ku || i < 0 || i >= m)
+                ab[r + j * ldab] = (TT)NAN;
+            else
+                dense[i + j * m] = ab[r + j * ldab];
+        }
+    X(make_y)(c, ly, &y, &yref, &y0, &yin);
+    cr_assert(nla_context_set_threads(ctx, c->nt) == NLA_OK);
+    st = NLA(gbmv)(ctx, c->trans ? NLA_TRANS : NLA_NO_TRANS, m, n, kl, ku, alpha,
+                     c->alpha == 0 ? NULL : ab, ldab, c->alpha == 0 ? NULL : x, c->incx,
+                     beta, y, c->incy);
+    cr_assert(st == NLA_OK, "%s: status %d (%s)", X(describe)(c), st,
+              nla_context_error(ctx));
+    CB(gbmv)(CblasColMajor, c->trans ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)kl,
+             (int)ku, alpha, ab, (int)ldab, x, (int)c->incx, beta, yref, (int)c->incy);
+    X(check_y)(c, dense, x, y0, yin, y, yref);
+    free(ab);
+    free(dense);
+    free(x);
+    free(y);
+    free(yref);
+    free(y0);
+    free(yin);
+}
+
+/* band widths: 0, 1, 3, n-1 and more than the matrix */
+static int64_t X(width)(int w, int64_t n)
+{
+    static const int64_t fixed[] = { 0, 1, 3 };
+    if (w < 3)
+        return fixed[w];
+    return w == 3 ? (n > 1 ? n - 1 : 0) : n + 2;
+}
+
+static void X(gbmv_sweep)(void)
+{
+    static const int64_t gsizes[] = { 0, 1, 2, 3, 17, 64 };
+    nla_context *ctx = ref_cpu_context();
+    X(l2case) c = { .routine = "gbmv", .incx = 1, .incy = 1, .nt = 1 };
+
+    for (size_t im = 0; im < 6; im++)
+        for (size_t in = 0; in < 6; in++)
+            for (int wl = 0; wl < 5; wl++)
+                for (int wu = 0; wu < 5; wu++)
+                    for (c.trans = 0; c.trans < 2; c.trans++)
+                        for (size_t ia = 0; ia < 3; ia++)
+                            for (size_t ib = 0; ib < 4; ib++) {
+                                /* every alpha/beta at one band shape, else one */
+                                if ((wl != 2 || wu != 1) && (ia != 2 || ib != 2))
+                                    continue;
+                                c.m = gsizes[im];
+                                c.n = gsizes[in];
+                                c.kl = X(width)(wl, c.m);
+                                c.ku = X(width)(wu, c.n);
+                                c.alpha = alphas[ia];
+                                c.nan_y = betas[ib] < 0;
+                                c.beta = c.nan_y ? 0 : betas[ib];
+                                X(gbmv_case)(ctx, &c);
+                            }
+    /* the largest size, fewer shapes */
+    c.m = c.n = 129;
+    for (int wl = 0; wl < 5; wl++)
+        for (c.trans = 0; c.trans < 2; c.trans++) {
+            c.kl = X(width)(wl, c.m);
+            c.ku = X(width)(4 - wl, c.n);
+            c.alpha = 0.7;
+            c.beta = 0.7;
+            c.nan_y = 0;
+            X(gbmv_case)(ctx, &c);
+        }
+    nla_context_destroy(ctx);
+}
+
+static void X(gbmv_incs)(void)
+{
+    static const int64_t dims[][4] = { { 1, 1, 0, 0 }, { 3, 2, 1, 3 }, { 17, 64, 3, 1 },
+                                       { 129, 17, 20, 0 } };
+    nla_context *ctx = ref_cpu_context();
+    X(l2case) c = { .routine = "gbmv", .nt = 1, .alpha = 0.7 };
+
+    for (size_t d = 0; d < 4; d++)
+        for (size_t ix = 0; ix < 4; ix++)
+            for (size_t iy = 0; iy < 4; iy++)
+                for (c.trans = 0; c.trans < 2; c.trans++)
+                    for (c.nan_y = 0; c.nan_y < 2; c.nan_y++) {
+                        c.m = dims[d][0];
+                        c.n = dims[d][1];
+                        c.kl = dims[d][2];
+                        c.ku = dims[d][3];
+                        c.incx = incs[ix];
+                        c.incy = incs[iy];
+                        c.beta = c.nan_y ? 0 : 0.7;
+                        X(gbmv_case)(ctx, &c);
+                    }
+    nla_context_destroy(ctx);
+}
+
+/* ---------------------------------------------------------------- spmv */
+
+static void X(spmv_case)(nla_context *ctx, const X(l2case) *c)
+{
+    int64_t n = c->n, np = n * (n + 1) / 2;
+    int upper = c->uplo == 'U';
+    TT *ap = malloc((size_t)(np > 0 ? np : 1) * sizeof(TT));
+    double *dense = malloc((size_t)(n * n + 1) * sizeof(double));
+    TT *x = X(vec_new)(n, c->incx, 1000 + (uint64_t)n, 0), *y, *yref, *y0, *yin;
+    TT beta = (TT)(c->nan_y ? 0 : c->beta), alpha = (TT)c->alpha;
+    nla_status st;
+
+    cr_assert(ap && dense);
+    T_FILL(ap, (size_t)np, 13 + (uint64_t)n);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            int64_t r = i <= j ? i : j, s = i <= j ? j : i; /* r <= s */
+            /* stored entry for (r, s) upper or (s, r) lower */
+            dense[i + j * n] = upper ? ap[r + s * (s + 1) / 2]
+                                     : ap[s + r * (2 * n - r - 1) / 2];
+        }
+    X(make_y)(c, n, &y, &yref, &y0, &yin);
+    cr_assert(nla_context_set_threads(ctx, c->nt) == NLA_OK);
+    st = NLA(spmv)(ctx, upper ? NLA_UPPER : NLA_LOWER, n, alpha,
+                     c->alpha == 0 ? NULL : ap, c->alpha == 0 ? NULL : x, c->incx, beta, y,
+                     c->incy);
+    cr_assert(st == NLA_OK, "%s: status %d (%s)", X(describe)(c), st,
+              nla_context_error(ctx));
+    CB(spmv)(CblasColMajor, upper ? CblasUpper : CblasLower, (int)n, alpha, ap, x,
+             (int)c->incx, beta, yref, (int)c->incy);
+    X(check_y)(c, dense, x, y0, yin, y, yref);
+    free(ap);
+    free(dense);
+    free(x);
+    free(y);
+    free(yref);
+    free(y0);
+    free(yin);
+}
+
+static void X(spmv_sweep)(void)
+{
+    nla_context *ctx = ref_cpu_context();
+    X(l2case) c = { .routine = "spmv" };
+
+    for (c.nt = 1; c.nt <= 2; c.nt++)
+        for (size_t in = 0; in < NSIZES; in++)
+            for (int u = 0; u < 2; u++)
+                for (size_t ia = 0; ia < 3; ia++)
+                    for (size_t ib = 0; ib < 4; ib++)
+                        for (size_t ix = 0; ix < 4; ix++)
+                            for (size_t iy = 0; iy < 4; iy++) {
+                                /* all increments for one alpha/beta */
+                                if ((ix || iy) && (ia != 2 || ib != 2))
+                                    continue;
+                                c.n = c.m = sizes[in];
+                                c.uplo = u ? 'L' : 'U';
+                                c.alpha = alphas[ia];
+                                c.nan_y = betas[ib] < 0;
+                                c.beta = c.nan_y ? 0 : betas[ib];
+                                c.incx = incs[ix];
+                                c.incy = incs[iy];
+                                X(spmv_case)(ctx, &c);
+                            }
+    nla_context_destroy(ctx);
+}
+
+/* ------------------------------------------------------- threads, large */
+
+/* Run routine r on a problem big enough to be threaded, with 1 and 2
+   threads, twice each: each against CBLAS, and the repeats bitwise. */
+typedef void (*X(runner))(nla_context *ctx, const X(l2case) *c, TT *y);
+
+static void X(run_gemv)(nla_context *ctx, const X(l2case) *c, TT *y)
+{
+    int64_t lda = c->m + 1;
+    int64_t lx = c->trans ? c->m : c->n;
+    TT *a = malloc((size_t)(lda * c->n) * sizeof(TT));
+    TT *x = X(vec_new)(lx, c->incx, 5, 0);
+    cr_assert(a);
+    T_FILL(a, (size_t)(lda * c->n), 17);
+    cr_assert(NLA(gemv)(ctx, c->trans ? NLA_TRANS : NLA_NO_TRANS, c->m, c->n,
+                          (TT)c->alpha, a, lda, x, c->incx, (TT)c->beta, y, c->incy) ==
+              NLA_OK);
+    free(a);
+    free(x);
+}
+
+static void X(run_gbmv)(nla_context *ctx, const X(l2case) *c, TT *y)
+{
+    int64_t ldab = c->kl + c->ku + 1;
+    int64_t lx = c->trans ? c->m : c->n;
+    TT *ab = malloc((size_t)(ldab * c->n) * sizeof(TT));
+    TT *x = X(vec_new)(lx, c->incx, 5, 0);
+    cr_assert(ab);
+    T_FILL(ab, (size_t)(ldab * c->n), 19);
+    cr_assert(NLA(gbmv)(ctx, c->trans ? NLA_TRANS : NLA_NO_TRANS, c->m, c->n, c->kl,
+                          c->ku, (TT)c->alpha, ab, ldab, x, c->incx, (TT)c->beta, y,
+                          c->incy) == NLA_OK);
+    free(ab);
+    free(x);
+}
+
+static void X(run_spmv)(nla_context *ctx, const X(l2case) *c, TT *y)
+{
+    int64_t np = c->n * (c->n + 1) / 2;
+    TT *ap = malloc((size_t)np * sizeof(TT));
+    TT *x = X(vec_new)(c->n, c->incx, 5, 0);
+    cr_assert(ap);
+    T_FILL(ap, (size_t)np, 23);
+    cr_assert(NLA(spmv)(ctx, c->uplo == 'U' ? NLA_UPPER : NLA_LOWER, c->n, (TT)c->alpha,
+                          ap, x, c->incx, (TT)c->beta, y, c->incy) == NLA_OK);
+    free(ap);
+    free(x);
+}
+
+/* the CBLAS result for the same data as the runners */
+static void X(run_ref)(const X(l2case) *c, TT *y)
+{
+    int64_t lx = c->trans ? c->m : c->n;
+    TT *x = X(vec_new)(lx, c->incx, 5, 0);
+    enum CBLAS_TRANSPOSE tr = c->trans ? CblasTrans : CblasNoTrans;
+
+    if (c->routine[1] == 'e') { /* gemv */
+        int64_t lda = c->m + 1;
+        TT *a = malloc((size_t)(lda * c->n) * sizeof(TT));
+        T_FILL(a, (size_t)(lda * c->n), 17);
+        CB(gemv)(CblasColMajor, tr, (int)c->m, (int)c->n, (TT)c->alpha, a, (int)lda, x,
+                 (int)c->incx, (TT)c->beta, y, (int)c->incy);
+        free(a);
+    } else if (c->routine[1] == 'b') { /* gbmv */
+        int64_t ldab = c->kl + c->ku + 1;
+        TT *ab = malloc((size_t)(ldab * c->n) * sizeof(TT));
+        T_FILL(ab, (size_t)(ldab * c->n), 19);
+        CB(gbmv)(CblasColMajor, tr, (int)c->m, (int)c->n, (int)c->kl, (int)c->ku,
+                 (TT)c->alpha, ab, (int)ldab, x, (int)c->incx, (TT)c->beta, y,
+                 (int)c->incy);
+        free(ab);
+    } else {
+        int64_t np = c->n * (c->n + 1) / 2;
+        TT *ap = malloc((size_t)np * sizeof(TT));
+        T_FILL(ap, (size_t)np, 23);
+        CB(spmv)(CblasColMajor, c->uplo == 'U' ? CblasUpper : CblasLower, (int)c->n,
+                 (TT)c->alpha, ap, x, (int)c->incx, (TT)c->beta, y, (int)c->incy);
+        free(ap);
+    }
+    free(x);
+}
+
+static void X(threads_case)(X(runner) run, X(l2case) *c)
+{
+    nla_context *ctx = ref_cpu_context();
+    int64_t ly = c->trans ? c->n : c->m;
+    size_t size = vec_size(ly, c->incy);
+    /* inner length for the bound: band width for gbmv, else the dimension */
+    int64_t kin = c->routine[1] == 'b' ? c->kl + c->ku + 1 : (c->trans ? c->m : c->n);
+    TT *yref = X(vec_new)(ly, c->incy, 3, 0), *y[2][2];
+
+    X(run_ref)(c, yref);
+    for (c->nt = 1; c->nt <= 2; c->nt++)
+        for (int rep = 0; rep < 2; rep++) {
+            y[c->nt - 1][rep] = X(vec_new)(ly, c->incy, 3, 0);
+            cr_assert(nla_context_set_threads(ctx, c->nt) == NLA_OK);
+            run(ctx, c, y[c->nt - 1][rep]);
+        }
+    for (int t = 0; t < 2; t++) {
+        c->nt = t + 1;
+        cr_assert(memcmp(y[t][0], y[t][1], size * sizeof(TT)) == 0,
+                  "%s: two runs differ", X(describe)(c));
+        /* entries are sums of |values| < 1: the bound uses kin as magnitude */
+        for (int64_t i = 0; i < ly; i++) {
+            double got = y[t][0][at(ly, c->incy, i)], want = yref[at(ly, c->incy, i)];
+            double tol = 4.0 * (double)(kin + 2) * T_EPS * (double)(kin + 1);
+            cr_assert(fabs(got - want) <= tol, "%s: y[%lld] = %.17g, CBLAS %.17g",
+                      X(describe)(c), (long long)i, got, want);
+        }
+    }
+    for (int t = 0; t < 2; t++)
+        for (int rep = 0; rep < 2; rep++)
+            free(y[t][rep]);
+    free(yref);
+    nla_context_destroy(ctx);
+}
+
+static void X(gemv_threads)(void)
+{
+    X(l2case) c = { .routine = "gemv", .m = 900, .n = 700, .alpha = 0.7, .beta = 0.3 };
+    for (c.trans = 0; c.trans < 2; c.trans++) {
+        c.incx = 1;
+        c.incy = 1;
+        X(threads_case)(X(run_gemv), &c);
+        c.incx = -2;
+        c.incy = 2;
+        X(threads_case)(X(run_gemv), &c);
+    }
+}
+
+static void X(gbmv_threads)(void)
+{
+    X(l2case) c = { .routine = "gbmv", .m = 20000, .n = 19000, .kl = 9, .ku = 5,
+                    .alpha = 0.7, .beta = 0.3, .incx = 1, .incy = 1 };
+    for (c.trans = 0; c.trans < 2; c.trans++) {
+        c.incx = 1;
+        c.incy = 1;
+        X(threads_case)(X(run_gbmv), &c);
+        c.incx = 2;
+        c.incy = -1;
+        X(threads_case)(X(run_gbmv), &c);
+    }
+}
+
+static void X(spmv_threads)(void)
+{
+    X(l2case) c = { .routine = "spmv", .alpha = 0.7, .beta = 0.3 };
+    c.m = c.n = 1100;
+    for (int u = 0; u < 2; u++) {
+        c.uplo = u ? 'L' : 'U';
+        c.incx = 1;
+        c.incy = 1;
+        X(threads_case)(X(run_spmv), &c);
+        c.incx = -1;
+        c.incy = -2;
+        X(threads_case)(X(run_spmv), &c);
+    }
+}
+
+#undef X__
+#undef X_
+#undef X
+#undef PS_
+#undef PS
+#undef NLA__
+#undef NLA_
+#undef NLA
+
+#endif

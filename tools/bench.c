@@ -1,0 +1,386 @@
+/*
+ * bench.c - `nla bench`: options, the OpenBLAS environment re-exec, the
+ * list of cases and the driver.  The harness is in bench_run.c, the
+ * operations in bench_ops.c, the output in bench_report.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cblas.h>
+#include "bench.h"
+
+/* Set (to what was removed) in the environment of the re-executed bench. */
+#define REEXEC_MARK "NLA_BENCH_REEXEC"
+
+static const char *const openblas_vars[] = { "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE" };
+#define N_OPENBLAS_VARS (sizeof openblas_vars / sizeof openblas_vars[0])
+
+struct bench_opts {
+    unsigned char sel[8][2];     /* [op][prec]: selected */
+    unsigned char any_prec[8];   /* op named without d/s: follow --precision */
+    int precs;                   /* bit BENCH_D, bit BENCH_S */
+    int64_t n;
+    int threads;
+    nla_backend backend;
+    int json, quick, keep_env;
+    long long settle_ms;         /* -1: the default */
+};
+
+/* OpenBLAS's workers spin about 2^28 cycles after a call before they
+   sleep; libgomp's spin for GOMP_SPINCOUNT pauses.  Wait them out. */
+#define DEFAULT_SETTLE_S 0.15
+
+void nla_bench_usage(FILE *f)
+{
+    fputs("usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
+          "                 [--threads T] [--settle-ms MS] [--quick] [--json]\n"
+          "                 [--keep-openblas-env]\n"
+          "\n"
+          "Times libnla against the CBLAS reference (OpenBLAS), in one process.\n"
+          "\n"
+          "OP        gemv gbmv spmv gemm (default: all).  A d or s prefix (dgemm,\n"
+          "          sgemv, ...) picks one precision; a bare name uses --precision.\n"
+          "--n N     one size for every op instead of the defaults:\n"
+          "            gemm  m=n=k=256,1024        (--quick: 256,512)\n"
+          "            gemv  m=n=2000,4000, N and T (--quick: 2000)\n"
+          "            gbmv  n=2^20, kl=ku=1,16, N  (--quick: n=2^18, kl=ku=4)\n"
+          "            spmv  n=2000, upper          (--quick: 1000)\n"
+          "--precision d|s|both   for bare op names (default both)\n"
+          "--backend B   cpu (default), cuda, or auto (NLA_BACKEND, else cuda if\n"
+          "          available, else cpu).  An unavailable cuda exits 3.\n"
+          "--threads T   threads for libnla and OpenBLAS alike (default 1; 0 means\n"
+          "          libnla's default, OpenMP's maximum)\n"
+          "--settle-ms MS   pause before each sample so that the other side's\n"
+          "          worker threads stop spinning (default 150 with T > 1, else 0)\n"
+          "--quick   smaller sizes and 5 samples of >= 10 ms (default 9 of >= 20 ms)\n"
+          "--json    print one JSON object instead of the table\n"
+          "--keep-openblas-env   do not re-run without OPENBLAS_CORETYPE and\n"
+          "          OPENBLAS_L2_SIZE (by default the bench removes them and\n"
+          "          executes itself again, so OpenBLAS picks its best kernel)\n"
+          "\n"
+          "Every call is out = 1.0*op(in) + 0.5*out, column-major, on random data in\n"
+          "[-1,1].  Before timing, libnla's result must agree with the reference:\n"
+          "|nla-ref|_i <= 2(d+2)eps * (|op(A)||x| + |beta||y0|)_i, d = terms per sum;\n"
+          "a row that does not is FAIL.  Samples alternate libnla, reference, ...;\n"
+          "the table shows the median and p25..p75 of the throughput, and\n"
+          "ratio = libnla median / reference median.  Units:\n", f);
+    for (int i = 0; bench_ops[i]; i++)
+        fprintf(f, "  %-5s %-8s %s per call\n", bench_ops[i]->name,
+                bench_ops[i]->unit, bench_ops[i]->work_doc);
+    fputs("\nExit status: 0 all rows ok, 1 a check failed or a call failed,\n"
+          "2 usage error, 3 the backend asked for is not available.\n", f);
+}
+
+/* ------------------------------------------------------------ re-exec */
+
+void nla_bench_reexec(int argc, char **argv)
+{
+    char removed[512] = "";
+    size_t len = 0;
+
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--keep-openblas-env") == 0)
+            return;
+    if (getenv(REEXEC_MARK))
+        return;
+    for (size_t i = 0; i < N_OPENBLAS_VARS; i++) {
+        const char *v = getenv(openblas_vars[i]);
+        if (v && len < sizeof removed)
+            len += (size_t)snprintf(removed + len, sizeof removed - len, "%s%s=%s",
+                                    len ? " " : "", openblas_vars[i], v);
+    }
+    if (!len)
+        return;
+    for (size_t i = 0; i < N_OPENBLAS_VARS; i++)
+        unsetenv(openblas_vars[i]);
+    setenv(REEXEC_MARK, removed, 1);
+    fflush(NULL);
+    execv("/proc/self/exe", argv);
+    fprintf(stderr, "nla bench: warning: cannot execute /proc/self/exe (%s); "
+            "OpenBLAS keeps %s\n", strerror(errno), removed);
+    unsetenv(REEXEC_MARK);
+}
+
+/* The OPENBLAS_* variables in effect, for the header; NULL if none. */
+static const char *kept_openblas_env(char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < N_OPENBLAS_VARS; i++) {
+        const char *v = getenv(openblas_vars[i]);
+        if (v && len < size)
+            len += (size_t)snprintf(buf + len, size - len, "%s%s=%s",
+                                    len ? " " : "", openblas_vars[i], v);
+    }
+    return len ? buf : NULL;
+}
+
+/* ------------------------------------------------------------ options */
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("nla bench: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n\n", stderr);
+    nla_bench_usage(stderr);
+    return NLA_EXIT_USAGE;
+}
+
+static int parse_int(const char *s, long long lo, long long hi, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* An op name: "gemv", "dgemv" or "sgemv". */
+static int select_op(struct bench_opts *o, const char *name)
+{
+    int prec = -1;
+    if (strcmp(name, "all") == 0) {
+        for (int i = 0; bench_ops[i]; i++)
+            o->any_prec[i] = 1;
+        return 0;
+    }
+    if ((name[0] == 'd' || name[0] == 's') && !bench_op_find(name)) {
+        prec = name[0] == 'd' ? BENCH_D : BENCH_S;
+        name++;
+    }
+    for (int i = 0; bench_ops[i]; i++) {
+        if (strcmp(bench_ops[i]->name, name) != 0)
+            continue;
+        if (prec < 0)
+            o->any_prec[i] = 1;
+        else
+            o->sel[i][prec] = 1;
+        return 0;
+    }
+    return -1;
+}
+
+static int set_option(struct bench_opts *o, const char *opt, const char *val)
+{
+    long long v;
+    if (strcmp(opt, "--n") == 0) {
+        if (parse_int(val, 1, INT_MAX, &v))   /* CBLAS takes int sizes */
+            return usage_error("--n wants a size from 1 to 2^31-1, not '%s'", val);
+        o->n = v;
+    } else if (strcmp(opt, "--threads") == 0) {
+        if (parse_int(val, 0, 4096, &v))
+            return usage_error("--threads wants a count >= 0, not '%s'", val);
+        o->threads = (int)v;
+    } else if (strcmp(opt, "--settle-ms") == 0) {
+        if (parse_int(val, 0, 10000, &v))
+            return usage_error("--settle-ms wants milliseconds >= 0, not '%s'", val);
+        o->settle_ms = v;
+    } else if (strcmp(opt, "--backend") == 0) {
+        if (strcmp(val, "cpu") == 0)
+            o->backend = NLA_BACKEND_CPU;
+        else if (strcmp(val, "cuda") == 0)
+            o->backend = NLA_BACKEND_CUDA;
+        else if (strcmp(val, "auto") == 0)
+            o->backend = NLA_BACKEND_AUTO;
+        else
+            return usage_error("--backend wants cpu, cuda or auto, not '%s'", val);
+    } else if (strcmp(opt, "--precision") == 0) {
+        if (strcmp(val, "d") == 0)
+            o->precs = 1 << BENCH_D;
+        else if (strcmp(val, "s") == 0)
+            o->precs = 1 << BENCH_S;
+        else if (strcmp(val, "both") == 0)
+            o->precs = 1 << BENCH_D | 1 << BENCH_S;
+        else
+            return usage_error("--precision wants d, s or both, not '%s'", val);
+    } else {
+        return usage_error("unknown option '%s'", opt);
+    }
+    return 0;
+}
+
+static int set_flag(struct bench_opts *o, const char *arg)
+{
+    if (strcmp(arg, "--json") == 0)
+        o->json = 1;
+    else if (strcmp(arg, "--quick") == 0)
+        o->quick = 1;
+    else if (strcmp(arg, "--keep-openblas-env") == 0)
+        o->keep_env = 1;
+    else
+        return -1;
+    return 0;
+}
+
+static int is_valued(const char *opt)
+{
+    static const char *const names[] = { "--n", "--threads", "--backend", "--precision",
+                                         "--settle-ms" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(opt, names[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Returns -1 to go on, or an exit status. */
+static int parse_args(struct bench_opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->precs = 1 << BENCH_D | 1 << BENCH_S;
+    o->threads = 1;
+    o->settle_ms = -1;
+    o->backend = NLA_BACKEND_CPU;
+    for (int i = 1; i < argc; i++) {
+        char opt[32];
+        const char *a = argv[i], *eq = strchr(a, '=');
+        int rc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            nla_bench_usage(stdout);
+            return NLA_EXIT_OK;
+        }
+        if (a[0] != '-') {
+            if (select_op(o, a))
+                return usage_error("unknown operation '%s'", a);
+            continue;
+        }
+        if (set_flag(o, a) == 0)
+            continue;
+        snprintf(opt, sizeof opt, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+        if (!is_valued(opt))
+            return usage_error("unknown option '%s'", a);
+        if (!eq && i + 1 >= argc)
+            return usage_error("%s needs a value", a);
+        if ((rc = set_option(o, opt, eq ? eq + 1 : argv[++i])) != 0)
+            return rc;
+    }
+    return -1;
+}
+
+/* ------------------------------------------------------------- cases */
+
+static int build_cases(const struct bench_opts *o, struct bench_case *out)
+{
+    int any = 0, n = 0;
+    for (int i = 0; bench_ops[i]; i++)
+        any |= o->any_prec[i] | o->sel[i][0] | o->sel[i][1];
+    for (int i = 0; bench_ops[i]; i++)
+        for (int p = BENCH_D; p <= BENCH_S; p++) {
+            int want = o->sel[i][p] || ((!any || o->any_prec[i]) && (o->precs >> p & 1));
+            if (want && n + 8 <= BENCH_MAX_CASES)
+                n += bench_ops[i]->cases((bench_prec)p, o->quick, o->n, out + n);
+        }
+    return n;
+}
+
+/* ------------------------------------------------------------ context */
+
+static int open_context(const struct bench_opts *o, struct bench_config *cfg,
+                        nla_context **ctx)
+{
+    nla_status s;
+    if (o->backend == NLA_BACKEND_CUDA && !nla_backend_available(NLA_BACKEND_CUDA)) {
+        fprintf(stderr, "cuda: not available (%s)\n",
+                nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+        return NLA_EXIT_NOBACKEND;
+    }
+    if ((s = nla_context_create(ctx, o->backend)) != NLA_OK) {
+        fprintf(stderr, "nla bench: %s\n", nla_last_error());
+        return s == NLA_ENOBACKEND ? NLA_EXIT_NOBACKEND : NLA_EXIT_FAIL;
+    }
+    cfg->backend_req = o->backend;
+    cfg->backend = nla_context_backend(*ctx);
+    if (o->backend == NLA_BACKEND_AUTO && cfg->backend == NLA_BACKEND_CPU &&
+        !nla_backend_available(NLA_BACKEND_CUDA))
+        cfg->backend_note = nla_backend_unavailable_reason(NLA_BACKEND_CUDA);
+    if ((s = nla_context_set_threads(*ctx, o->threads)) != NLA_OK) {
+        fprintf(stderr, "nla bench: %s\n", nla_context_error(*ctx));
+        nla_context_destroy(*ctx);
+        return NLA_EXIT_FAIL;
+    }
+    cfg->threads = nla_context_threads(*ctx);
+    return -1;
+}
+
+static void setup_reference(struct bench_config *cfg)
+{
+#ifdef NLA_REF_OPENBLAS
+    openblas_set_num_threads(cfg->threads);
+    cfg->openblas_core = openblas_get_corename();
+    cfg->openblas_config = openblas_get_config();
+#else
+    cfg->openblas_core = "unknown (the CBLAS is not OpenBLAS)";
+    cfg->openblas_config = "CBLAS";
+#endif
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* -------------------------------------------------------------- main */
+
+static int run_all(nla_context *ctx, const struct bench_config *cfg,
+                   const struct bench_case *cases, int ncases)
+{
+    struct bench_result *res = calloc((size_t)ncases, sizeof *res);
+    double t0 = now();
+    int nfail = 0;
+
+    if (!res) {
+        fputs("nla bench: out of memory\n", stderr);
+        return NLA_EXIT_FAIL;
+    }
+    if (!cfg->json)
+        bench_report_header(stdout, cfg);
+    for (int i = 0; i < ncases; i++) {
+        nfail += bench_run_case(ctx, cfg, &cases[i], &res[i]) != 0;
+        if (!cfg->json)
+            bench_report_row(stdout, &res[i]);
+    }
+    if (cfg->json)
+        bench_report_json(stdout, cfg, res, ncases, nfail, now() - t0);
+    else
+        bench_report_footer(stdout, ncases, nfail, now() - t0);
+    free(res);
+    return nfail ? NLA_EXIT_FAIL : NLA_EXIT_OK;
+}
+
+int nla_bench_main(int argc, char **argv)
+{
+    static struct bench_case cases[BENCH_MAX_CASES];
+    struct bench_opts o;
+    struct bench_config cfg;
+    nla_context *ctx = NULL;
+    char kept[512];
+    int rc, ncases;
+
+    if ((rc = parse_args(&o, argc, argv)) >= 0)
+        return rc;
+    memset(&cfg, 0, sizeof cfg);
+    if ((rc = open_context(&o, &cfg, &ctx)) >= 0)
+        return rc;
+    cfg.quick = o.quick;
+    cfg.json = o.json;
+    cfg.samples = o.quick ? 5 : 9;
+    cfg.min_sample_s = o.quick ? 0.010 : 0.020;
+    cfg.settle_s = o.settle_ms >= 0 ? o.settle_ms * 1e-3
+                   : cfg.threads > 1 ? DEFAULT_SETTLE_S : 0;
+    cfg.env_removed = getenv(REEXEC_MARK);
+    cfg.env_kept = kept_openblas_env(kept, sizeof kept);
+    setup_reference(&cfg);
+    if (cfg.env_removed && cfg.json)
+        fprintf(stderr, "nla bench: re-executed without %s; OpenBLAS chose core %s\n",
+                cfg.env_removed, cfg.openblas_core);
+    ncases = build_cases(&o, cases);
+    rc = run_all(ctx, &cfg, cases, ncases);
+    nla_context_destroy(ctx);
+    return rc;
+}

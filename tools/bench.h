@@ -1,0 +1,127 @@
+/*
+ * bench.h - what the files of the `nla` command share.  Not installed.
+ *
+ *   nla.c          main: subcommand dispatch, usage
+ *   info.c         `nla info`
+ *   bench.c        `nla bench`: options, the OpenBLAS re-exec, the driver
+ *   bench_ops.c    the table of operations (one entry per kernel)
+ *   bench_run.c    the harness: data, the check, timing, statistics
+ *   bench_report.c the table and the JSON output
+ */
+#ifndef NLA_TOOLS_BENCH_H
+#define NLA_TOOLS_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "nla.h"
+
+/* Exit codes of the `nla` command. */
+enum {
+    NLA_EXIT_OK = 0,
+    NLA_EXIT_FAIL = 1,         /* a check failed or a call returned an error */
+    NLA_EXIT_USAGE = 2,        /* unknown subcommand, operation or option */
+    NLA_EXIT_NOBACKEND = 3     /* the backend asked for is not available */
+};
+
+/* Subcommands: argv[0] is the subcommand's name. */
+int nla_info_main(int argc, char **argv);
+int nla_bench_main(int argc, char **argv);
+/* Called by main before anything else when the subcommand is bench: if
+   OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE is set (OpenBLAS reads them when it
+   loads), remove them and execute the program again.  argv is main's. */
+void nla_bench_reexec(int argc, char **argv);
+void nla_bench_usage(FILE *f);
+
+/* Every benchmarked call is out = ALPHA*op(in) + BETA*out. */
+#define BENCH_ALPHA 1.0
+#define BENCH_BETA 0.5
+
+typedef enum bench_prec { BENCH_D = 0, BENCH_S = 1 } bench_prec;
+
+/* One row of the benchmark: an operation and its shape. */
+struct bench_case {
+    const struct bench_op *op;
+    bench_prec prec;
+    int64_t m, n, k;           /* gemm: m n k; gemv, gbmv: m n; spmv: n */
+    int64_t kl, ku;            /* gbmv */
+    nla_trans trans;           /* gemv, gbmv */
+};
+
+/* Element counts of the two inputs (a: the matrix; b: x or B) and of the
+   output (y or C). */
+struct bench_sizes { size_t a, b, y; };
+
+/* Which dimensions an operation has (for the JSON "dims"). */
+enum { BENCH_DIM_K = 1, BENCH_DIM_BAND = 2, BENCH_DIM_TRANS = 4 };
+
+#define BENCH_MAX_CASES 64
+
+struct bench_op {
+    const char *name;          /* "gemv" */
+    const char *unit;          /* "GFLOP/s" or "GB/s" */
+    const char *work_doc;      /* the formula of work(), for --help */
+    int dims;                  /* BENCH_DIM_* */
+    void (*sizes)(const struct bench_case *c, struct bench_sizes *s);
+    nla_status (*run_nla)(nla_context *ctx, const struct bench_case *c,
+                          const void *a, const void *b, void *y);
+    void (*run_ref)(const struct bench_case *c, const void *a, const void *b,
+                    void *y);
+    double (*work)(const struct bench_case *c);    /* flops or bytes per call */
+    int64_t (*depth)(const struct bench_case *c);  /* terms summed per output */
+    void (*shape)(const struct bench_case *c, char *buf, size_t len);
+    /* Append the default cases (n > 0: that size instead); returns how many. */
+    int (*cases)(bench_prec p, int quick, int64_t n, struct bench_case *out);
+};
+
+/* bench_ops.c */
+extern const struct bench_op *const bench_ops[];   /* NULL-terminated */
+const struct bench_op *bench_op_find(const char *name);
+size_t bench_elsize(bench_prec p);
+const char *bench_prec_name(bench_prec p);
+
+/* How the measurement is run and what the header says. */
+struct bench_config {
+    int threads;               /* effective, on both sides */
+    int quick, json;
+    int samples;               /* per side */
+    double min_sample_s;       /* each timed batch lasts at least this */
+    double settle_s;           /* pause before each sample (threads > 1) */
+    nla_backend backend_req;   /* as asked */
+    nla_backend backend;       /* what the context resolved to */
+    const char *backend_note;  /* why AUTO did not pick CUDA, or NULL */
+    const char *openblas_core;
+    const char *openblas_config;
+    const char *env_removed;   /* OPENBLAS_* removed by the re-exec, or NULL */
+    const char *env_kept;      /* OPENBLAS_* kept (--keep-openblas-env), or NULL */
+};
+
+struct bench_stats { double median, p25, p75; };
+
+struct bench_result {
+    struct bench_case c;
+    char shape[64];
+    int threads;
+    const char *ran_on;        /* nla_context_last_backend after the check */
+    struct bench_stats nla, ref;
+    double ratio;              /* nla.median / ref.median */
+    double max_rel_err, tol;
+    int check_ok;
+    int timed;                 /* 0: not timed (see error) */
+    long reps_nla, reps_ref;   /* calls per sample */
+    char error[256];           /* a call failed: what it said */
+};
+
+/* bench_run.c: check and time one case; returns 0 when the row passed. */
+int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
+                   const struct bench_case *c, struct bench_result *r);
+
+/* bench_report.c */
+void bench_report_header(FILE *f, const struct bench_config *cfg);
+void bench_report_row(FILE *f, const struct bench_result *r);
+void bench_report_footer(FILE *f, int nrows, int nfail, double seconds);
+void bench_report_json(FILE *f, const struct bench_config *cfg,
+                       const struct bench_result *r, int nrows, int nfail,
+                       double seconds);
+
+#endif

@@ -1,0 +1,228 @@
+/*
+ * bench_report.c - what `nla bench` prints: a table for people, or one
+ * JSON object for machines (--json).
+ */
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+#include "bench.h"
+
+/* ------------------------------------------------------------------ table */
+
+void bench_report_header(FILE *f, const struct bench_config *cfg)
+{
+    fprintf(f, "libnla %s, CPU ISA %s (%s)\n", nla_version(), nla_cpu_isa(),
+            nla_cpu_isa_reason());
+    fprintf(f, "backend %s", nla_backend_name(cfg->backend));
+    if (cfg->backend_note)
+        fprintf(f, " (auto; cuda: not available (%s))", cfg->backend_note);
+    fprintf(f, ", threads %d (libnla and reference)\n", cfg->threads);
+    fprintf(f, "reference: %s, core %s\n", cfg->openblas_config,
+            cfg->openblas_core);
+    if (cfg->env_kept)
+        fprintf(f, "note: %s kept (--keep-openblas-env)\n", cfg->env_kept);
+    if (cfg->env_removed)
+        fprintf(f, "note: re-executed without %s so that OpenBLAS picks its own "
+                "kernel; OpenBLAS chose core %s\n", cfg->env_removed,
+                cfg->openblas_core);
+    fprintf(f, "method: check against the reference, then %d interleaved samples "
+            "per side, each >= %.0f ms", cfg->samples, cfg->min_sample_s * 1e3);
+    if (cfg->settle_s > 0)
+        fprintf(f, " after a %.0f ms pause", cfg->settle_s * 1e3);
+    fprintf(f, "; median and p25..p75 of throughput; "
+            "ratio = libnla / reference (medians)\n\n");
+    fprintf(f, "%-5s %-4s %-24s %3s %-4s %24s %24s %-7s %6s  %s\n", "op", "prec",
+            "shape", "thr", "on", "libnla median (IQR)", "ref median (IQR)",
+            "unit", "ratio", "check");
+}
+
+static void fmt_stats(char *buf, size_t len, const struct bench_stats *s)
+{
+    snprintf(buf, len, "%.2f (%.2f..%.2f)", s->median, s->p25, s->p75);
+}
+
+void bench_report_row(FILE *f, const struct bench_result *r)
+{
+    char a[64] = "-", b[64] = "-", ratio[16] = "-";
+    const char *check = r->error[0] ? "ERROR" : r->check_ok ? "ok" : "FAIL";
+
+    if (r->timed) {
+        fmt_stats(a, sizeof a, &r->nla);
+        fmt_stats(b, sizeof b, &r->ref);
+        snprintf(ratio, sizeof ratio, "%.2f", r->ratio);
+    }
+    fprintf(f, "%-5s %-4s %-24s %3d %-4s %24s %24s %-7s %6s  %s\n",
+            r->c.op->name, bench_prec_name(r->c.prec), r->shape, r->threads, r->ran_on,
+            a, b, r->c.op->unit, ratio, check);
+    if (!r->error[0] && !r->check_ok)
+        fprintf(f, "      check: max |nla-ref|/bound = %.3g > tol %.3g\n",
+                r->max_rel_err, r->tol);
+    if (r->error[0])
+        fprintf(f, "      error: %s\n", r->error);
+    fflush(f);
+}
+
+void bench_report_footer(FILE *f, int nrows, int nfail, double seconds)
+{
+    fprintf(f, "\n%d row%s, %d failed, %.1f s\n", nrows, nrows == 1 ? "" : "s",
+            nfail, seconds);
+}
+
+/* ------------------------------------------------------------------- JSON */
+
+static void json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.6g", x);
+    else
+        fputs("null", f);
+}
+
+static void json_key(FILE *f, const char *k)
+{
+    json_str(f, k);
+    fputs(": ", f);
+}
+
+static void json_stats(FILE *f, const char *k, const struct bench_result *r,
+                       const struct bench_stats *s)
+{
+    json_key(f, k);
+    if (!r->timed) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"median\": ", f);
+    json_num(f, s->median);
+    fputs(", \"p25\": ", f);
+    json_num(f, s->p25);
+    fputs(", \"p75\": ", f);
+    json_num(f, s->p75);
+    fputc('}', f);
+}
+
+static void json_dims(FILE *f, const struct bench_case *c)
+{
+    int d = c->op->dims;
+    fprintf(f, "\"dims\": {\"m\": %lld, \"n\": %lld", (long long)c->m,
+            (long long)c->n);
+    if (d & BENCH_DIM_K)
+        fprintf(f, ", \"k\": %lld", (long long)c->k);
+    if (d & BENCH_DIM_BAND)
+        fprintf(f, ", \"kl\": %lld, \"ku\": %lld", (long long)c->kl,
+                (long long)c->ku);
+    if (d & BENCH_DIM_TRANS)
+        fprintf(f, ", \"trans\": \"%c\"", (char)c->trans);
+    fputs("}", f);
+}
+
+static void json_machine(FILE *f, const struct bench_config *cfg)
+{
+    fputs("  \"machine\": {\"nla_version\": ", f);
+    json_str(f, nla_version());
+    fputs(", \"cpu_isa\": ", f);
+    json_str(f, nla_cpu_isa());
+    fputs(", \"cpu_isa_reason\": ", f);
+    json_str(f, nla_cpu_isa_reason());
+    fprintf(f, ", \"online_cpus\": %ld, \"openblas_core\": ",
+            sysconf(_SC_NPROCESSORS_ONLN));
+    json_str(f, cfg->openblas_core);
+    fputs(", \"openblas_config\": ", f);
+    json_str(f, cfg->openblas_config);
+    fputs("},\n", f);
+}
+
+static void json_config(FILE *f, const struct bench_config *cfg)
+{
+    fputs("  \"config\": {\"backend_requested\": ", f);
+    json_str(f, nla_backend_name(cfg->backend_req));
+    fputs(", \"backend\": ", f);
+    json_str(f, nla_backend_name(cfg->backend));
+    fputs(", \"backend_note\": ", f);
+    json_str(f, cfg->backend_note);
+    fprintf(f, ", \"threads\": %d, \"quick\": %s, \"samples\": %d, "
+            "\"min_sample_seconds\": ", cfg->threads,
+            cfg->quick ? "true" : "false", cfg->samples);
+    json_num(f, cfg->min_sample_s);
+    fputs(", \"settle_seconds\": ", f);
+    json_num(f, cfg->settle_s);
+    fputs(", \"alpha\": ", f);
+    json_num(f, BENCH_ALPHA);
+    fputs(", \"beta\": ", f);
+    json_num(f, BENCH_BETA);
+    fputs(", \"openblas_env_removed\": ", f);
+    json_str(f, cfg->env_removed);
+    fputs(", \"openblas_env_kept\": ", f);
+    json_str(f, cfg->env_kept);
+    fputs("},\n", f);
+}
+
+static void json_row(FILE *f, const struct bench_result *r)
+{
+    fputs("    {\"op\": ", f);
+    json_str(f, r->c.op->name);
+    fputs(", \"shape\": ", f);
+    json_str(f, r->shape);
+    fputs(", ", f);
+    json_dims(f, &r->c);
+    fprintf(f, ", \"precision\": \"%s\", \"threads\": %d, \"backend\": ",
+            bench_prec_name(r->c.prec), r->threads);
+    json_str(f, r->ran_on);
+    fprintf(f, ", \"includes_transfers\": %s, \"unit\": ",
+            strcmp(r->ran_on, "cuda") == 0 ? "true" : "false");
+    json_str(f, r->c.op->unit);
+    fputs(",\n     ", f);
+    json_stats(f, "nla", r, &r->nla);
+    fputs(", ", f);
+    json_stats(f, "ref", r, &r->ref);
+    fputs(", \"ratio\": ", f);
+    if (r->timed)
+        json_num(f, r->ratio);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"reps_nla\": %ld, \"reps_ref\": %ld,\n     \"check\": \"%s\", "
+            "\"max_rel_err\": ", r->reps_nla, r->reps_ref,
+            !r->error[0] && r->check_ok ? "ok" : "FAIL");
+    json_num(f, r->max_rel_err);
+    fputs(", \"tol\": ", f);
+    json_num(f, r->tol);
+    fputs(", \"error\": ", f);
+    json_str(f, r->error[0] ? r->error : NULL);
+    fputc('}', f);
+}
+
+void bench_report_json(FILE *f, const struct bench_config *cfg,
+                       const struct bench_result *r, int nrows, int nfail,
+                       double seconds)
+{
+    fputs("{\n", f);
+    json_machine(f, cfg);
+    json_config(f, cfg);
+    fputs("  \"results\": [\n", f);
+    for (int i = 0; i < nrows; i++) {
+        json_row(f, &r[i]);
+        fputs(i + 1 < nrows ? ",\n" : "\n", f);
+    }
+    fprintf(f, "  ],\n  \"failures\": %d,\n  \"seconds\": ", nfail);
+    json_num(f, seconds);
+    fputs("\n}\n", f);
+}

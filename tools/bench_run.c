@@ -1,0 +1,317 @@
+/*
+ * bench_run.c - the one timing harness of `nla bench`.
+ *
+ * For each case: fill the inputs with random numbers in [-1, 1]; call
+ * libnla and the reference once from the same starting output and compare
+ * (see check()); warm up; calibrate the calls per sample so that a sample
+ * lasts at least cfg->min_sample_s; then take cfg->samples samples of each
+ * side, interleaved A B A B, and keep the median and quartiles of the
+ * throughput.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "bench.h"
+
+/* The buffers of one case.  y0 is the starting output; each side then
+   works on its own copy. */
+struct bench_data {
+    struct bench_sizes n;
+    size_t elsize;
+    void *a, *b, *y0, *y_nla, *y_ref;
+};
+
+/* One side of the comparison. */
+struct side {
+    nla_context *ctx;              /* NULL: the reference */
+    const struct bench_case *c;
+    const void *a, *b;
+    void *y;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ data */
+
+static void *alloc_elems(size_t count, size_t elsize)
+{
+    size_t bytes;
+    if (count > (SIZE_MAX - 64) / elsize)
+        return NULL;
+    bytes = (count ? count : 1) * elsize;
+    bytes = (bytes + 63) / 64 * 64;
+    return aligned_alloc(64, bytes);
+}
+
+static uint64_t rng_next(uint64_t *s)
+{
+    /* xorshift64* */
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return *s * 0x2545F4914F6CDD1DULL;
+}
+
+static void fill_random(void *p, size_t count, bench_prec prec, uint64_t seed)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (size_t i = 0; i < count; i++) {
+        double v = (double)(rng_next(&s) >> 11) * 0x1p-52 - 1.0;  /* [-1, 1) */
+        if (prec == BENCH_D)
+            ((double *)p)[i] = v;
+        else
+            ((float *)p)[i] = (float)v;
+    }
+}
+
+static double elem(const void *p, size_t i, bench_prec prec)
+{
+    return prec == BENCH_D ? ((const double *)p)[i] : ((const float *)p)[i];
+}
+
+static void *abs_copy(const void *p, size_t count, bench_prec prec)
+{
+    void *q = alloc_elems(count, prec == BENCH_D ? 8 : 4);
+    if (!q)
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (prec == BENCH_D)
+            ((double *)q)[i] = fabs(((const double *)p)[i]);
+        else
+            ((float *)q)[i] = fabsf(((const float *)p)[i]);
+    }
+    return q;
+}
+
+static void data_free(struct bench_data *d)
+{
+    free(d->a);
+    free(d->b);
+    free(d->y0);
+    free(d->y_nla);
+    free(d->y_ref);
+}
+
+static int data_init(struct bench_data *d, const struct bench_case *c)
+{
+    memset(d, 0, sizeof *d);
+    c->op->sizes(c, &d->n);
+    d->elsize = bench_elsize(c->prec);
+    d->a = alloc_elems(d->n.a, d->elsize);
+    d->b = alloc_elems(d->n.b, d->elsize);
+    d->y0 = alloc_elems(d->n.y, d->elsize);
+    d->y_nla = alloc_elems(d->n.y, d->elsize);
+    d->y_ref = alloc_elems(d->n.y, d->elsize);
+    if (!d->a || !d->b || !d->y0 || !d->y_nla || !d->y_ref) {
+        data_free(d);
+        return -1;
+    }
+    fill_random(d->a, d->n.a, c->prec, 1);
+    fill_random(d->b, d->n.b, c->prec, 2);
+    fill_random(d->y0, d->n.y, c->prec, 3);
+    memcpy(d->y_nla, d->y0, d->n.y * d->elsize);
+    memcpy(d->y_ref, d->y0, d->n.y * d->elsize);
+    return 0;
+}
+
+/* ----------------------------------------------------------------- check */
+
+/* Both results are compared componentwise against the error bound of a
+   summation of depth terms: |y_nla - y_ref|_i <= tol * bound_i, with
+   bound = |alpha| |op(A)| |x| + |beta| |y0| (computed by the reference on
+   absolute values) and tol = 2 (depth + 2) eps, twice gamma_(depth+2) since
+   both sides round.  max_rel_err is the largest |y_nla - y_ref|_i / bound_i. */
+static int check(const struct bench_case *c, const struct bench_data *d,
+                 struct bench_result *r)
+{
+    double eps = c->prec == BENCH_D ? DBL_EPSILON : FLT_EPSILON;
+    void *aa = abs_copy(d->a, d->n.a, c->prec);
+    void *ab = abs_copy(d->b, d->n.b, c->prec);
+    void *bound = abs_copy(d->y0, d->n.y, c->prec);
+    double worst = 0;
+
+    if (!aa || !ab || !bound) {
+        snprintf(r->error, sizeof r->error, "out of memory for the check");
+        free(aa);
+        free(ab);
+        free(bound);
+        return -1;
+    }
+    c->op->run_ref(c, aa, ab, bound);
+    for (size_t i = 0; i < d->n.y; i++) {
+        double diff = fabs(elem(d->y_nla, i, c->prec) - elem(d->y_ref, i, c->prec));
+        double b = elem(bound, i, c->prec);
+        double e = b > 0 ? diff / b : diff == 0 ? 0 : INFINITY;
+        if (!(e <= worst))   /* also catches NaN */
+            worst = isnan(e) ? INFINITY : e;
+    }
+    r->max_rel_err = worst;
+    r->tol = 2.0 * (double)(c->op->depth(c) + 2) * eps;
+    r->check_ok = worst <= r->tol;
+    free(aa);
+    free(ab);
+    free(bound);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- timing */
+
+/* With several threads, the workers of the side that just ran keep
+   spinning for a while after a call (libgomp's GOMP_SPINCOUNT, OpenBLAS's
+   thread timeout) and would steal the cores from the other side.  Let
+   them park first. */
+static void settle(const struct bench_config *cfg)
+{
+    if (cfg->settle_s > 0) {
+        struct timespec ts;
+        ts.tv_sec = (time_t)cfg->settle_s;
+        ts.tv_nsec = (long)((cfg->settle_s - (double)ts.tv_sec) * 1e9);
+        nanosleep(&ts, NULL);
+    }
+}
+
+static nla_status time_batch(const struct side *s, long reps, double *sec)
+{
+    nla_status st = NLA_OK;
+    double t0 = now();
+    for (long i = 0; i < reps && st == NLA_OK; i++) {
+        if (s->ctx)
+            st = s->c->op->run_nla(s->ctx, s->c, s->a, s->b, s->y);
+        else
+            s->c->op->run_ref(s->c, s->a, s->b, s->y);
+    }
+    if (s->ctx && st == NLA_OK)
+        st = nla_context_synchronize(s->ctx);
+    *sec = now() - t0;
+    return st;
+}
+
+/* Grow the batch until it lasts min_s; the first batch is the warm-up. */
+static nla_status calibrate(const struct bench_config *cfg, const struct side *s,
+                            long *reps)
+{
+    long n = 1;
+    double t;
+    nla_status st;
+
+    settle(cfg);
+    st = time_batch(s, 1, &t);   /* warm-up */
+    for (; st == NLA_OK; ) {
+        st = time_batch(s, n, &t);
+        if (st != NLA_OK || t >= cfg->min_sample_s)
+            break;
+        double f = t > 0 ? 1.2 * cfg->min_sample_s / t : 100;
+        f = f < 2 ? 2 : f > 100 ? 100 : f;
+        n = (long)ceil((double)n * f);
+    }
+    *reps = n;
+    return st;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double quantile(const double *sorted, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)pos;
+    if (i >= n - 1)
+        return sorted[n - 1];
+    return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
+}
+
+static struct bench_stats stats_of(double *v, int n)
+{
+    struct bench_stats s;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    s.p25 = quantile(v, n, 0.25);
+    s.median = quantile(v, n, 0.5);
+    s.p75 = quantile(v, n, 0.75);
+    return s;
+}
+
+static void record_error(nla_context *ctx, struct bench_result *r, nla_status st)
+{
+    const char *msg = nla_context_error(ctx);
+    snprintf(r->error, sizeof r->error, "%s", msg && *msg ? msg : nla_strerror(st));
+}
+
+/* Interleaved samples: throughput in the op's unit (work/s scaled by 1e9). */
+static nla_status measure(const struct bench_config *cfg, struct side sides[2],
+                          struct bench_result *r)
+{
+    double work = r->c.op->work(&r->c) * 1e-9;
+    double *v = calloc(2 * (size_t)cfg->samples, sizeof *v);
+    long reps[2];
+    nla_status st;
+
+    if (!v)
+        return NLA_ENOMEM;
+    for (int k = 0; k < 2; k++)
+        if ((st = calibrate(cfg, &sides[k], &reps[k])) != NLA_OK)
+            goto out;
+    for (int i = 0; i < cfg->samples; i++)
+        for (int k = 0; k < 2; k++) {
+            double t;
+            settle(cfg);
+            if ((st = time_batch(&sides[k], reps[k], &t)) != NLA_OK)
+                goto out;
+            v[k * cfg->samples + i] = work * (double)reps[k] / t;
+        }
+    r->nla = stats_of(v, cfg->samples);
+    r->ref = stats_of(v + cfg->samples, cfg->samples);
+    r->ratio = r->nla.median / r->ref.median;
+    r->reps_nla = reps[0];
+    r->reps_ref = reps[1];
+    r->timed = 1;
+out:
+    free(v);
+    return st;
+}
+
+int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
+                   const struct bench_case *c, struct bench_result *r)
+{
+    struct bench_data d;
+    nla_status st;
+
+    memset(r, 0, sizeof *r);
+    r->c = *c;
+    r->threads = cfg->threads;
+    c->op->shape(c, r->shape, sizeof r->shape);
+    r->ran_on = nla_backend_name(nla_context_backend(ctx));
+    if (data_init(&d, c) != 0) {
+        snprintf(r->error, sizeof r->error, "out of memory for the data");
+        return -1;
+    }
+    st = c->op->run_nla(ctx, c, d.a, d.b, d.y_nla);
+    r->ran_on = nla_backend_name(nla_context_last_backend(ctx));
+    if (st == NLA_OK)
+        st = nla_context_synchronize(ctx);
+    if (st != NLA_OK) {
+        record_error(ctx, r, st);
+        data_free(&d);
+        return -1;
+    }
+    c->op->run_ref(c, d.a, d.b, d.y_ref);
+    if (check(c, &d, r) == 0) {
+        struct side sides[2] = {
+            { ctx, c, d.a, d.b, d.y_nla }, { NULL, c, d.a, d.b, d.y_ref }
+        };
+        st = measure(cfg, sides, r);
+        if (st != NLA_OK)
+            record_error(ctx, r, st);
+    }
+    data_free(&d);
+    return r->error[0] || !r->check_ok ? -1 : 0;
+}

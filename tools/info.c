@@ -1,0 +1,72 @@
+/*
+ * info.c - `nla info`: what libnla chose on this machine, and why.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+
+static void print_backend(nla_backend b)
+{
+    if (nla_backend_available(b))
+        printf("  %-5s available\n", nla_backend_name(b));
+    else
+        printf("  %-5s not available (%s)\n", nla_backend_name(b),
+               nla_backend_unavailable_reason(b));
+}
+
+static void print_env(void)
+{
+    static const char *const vars[] = {
+        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_PLUGIN_PATH", "OMP_NUM_THREADS",
+        "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
+    };
+    int any = 0;
+    printf("environment:\n");
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        const char *v = getenv(vars[i]);
+        if (!v)
+            continue;
+        printf("  %s=%s%s\n", vars[i], v,
+               strncmp(vars[i], "OPENBLAS_", 9) == 0
+                   ? "  (reference only; nla bench runs without it)" : "");
+        any = 1;
+    }
+    if (!any)
+        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_PLUGIN_PATH OMP_NUM_THREADS is set)\n");
+}
+
+/* The resolved AUTO backend, or why AUTO cannot make a context. */
+static void print_auto(void)
+{
+    nla_context *ctx;
+    if (nla_context_create(&ctx, NLA_BACKEND_AUTO) != NLA_OK) {
+        printf("  auto  fails: %s\n", nla_last_error());
+        return;
+    }
+    printf("  auto  -> %s\n", nla_backend_name(nla_context_backend(ctx)));
+    nla_context_destroy(ctx);
+}
+
+int nla_info_main(int argc, char **argv)
+{
+    nla_context *ctx;
+    (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "usage: nla info\n");
+        return NLA_EXIT_USAGE;
+    }
+    printf("libnla %s\n", nla_version());
+    printf("cpu isa: %s (%s)\n", nla_cpu_isa(), nla_cpu_isa_reason());
+    if (nla_context_create(&ctx, NLA_BACKEND_CPU) == NLA_OK) {
+        printf("threads: %d (default of a CPU context)\n", nla_context_threads(ctx));
+        nla_context_destroy(ctx);
+    } else {
+        printf("threads: unknown (%s)\n", nla_last_error());
+    }
+    printf("backends:\n");
+    print_backend(NLA_BACKEND_CPU);
+    print_backend(NLA_BACKEND_CUDA);
+    print_auto();
+    print_env();
+    return NLA_EXIT_OK;
+}

@@ -29,10 +29,11 @@ void STOR(P, band_pack)(int64_t m, int64_t n, int64_t kl, int64_t ku,
         int64_t lo, hi;
         STOR(P, band_rows)(m, kl, ku, j, &lo, &hi);
         const T *src = a + j * lda;
-        /* row i of column j lands at ab[ku + i - j + j*ldab] */
-        T *dst = ab + j * ldab + (ku - j);
+        /* row i of column j lands at ab[ku + i - j + j*ldab]; index from lo
+           so no pointer is formed outside the array */
+        T *dst = ab + j * ldab + (ku + lo - j);
         for (int64_t i = lo; i < hi; i++)
-            dst[i] = src[i];
+            dst[i - lo] = src[i];
     }
 }
 
@@ -42,12 +43,12 @@ void STOR(P, band_unpack)(int64_t m, int64_t n, int64_t kl, int64_t ku,
     for (int64_t j = 0; j < n; j++) {
         int64_t lo, hi, i;
         STOR(P, band_rows)(m, kl, ku, j, &lo, &hi);
-        const T *src = ab + j * ldab + (ku - j);
+        const T *src = ab + j * ldab + (ku + lo - j);
         T *dst = a + j * lda;
         for (i = 0; i < lo; i++)
             dst[i] = 0;
         for (; i < hi; i++)
-            dst[i] = src[i];
+            dst[i] = src[i - lo];
         for (; i < m; i++)
             dst[i] = 0;
     }

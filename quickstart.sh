@@ -16,7 +16,8 @@ case $mode in
 esac
 
 packages="build-essential autoconf automake libtool pkg-config
-          libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev"
+          libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev
+          libgsl-dev"
 
 install_deps() {
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>   /* FILE, for the Frank-Wolfe verbose mode */
 
 #ifdef __cplusplus
 extern "C" {
@@ -190,6 +191,254 @@ NLA_API nla_status nla_sgemm_strided_batched(nla_context *ctx, nla_layout layout
                              const float *b, int64_t ldb, int64_t stride_b,
                              float beta, float *c, int64_t ldc, int64_t stride_c,
                              int64_t batch);
+
+/* ------------------------------------------------------------------- FFT */
+
+/* FFT: unnormalized, FFTW sign convention (forward = exp(-2*pi*i*j*k/n)). Complex data is
+   interleaved (C99 double _Complex / float _Complex). Plans are immutable: one plan may be
+   executed from many threads at once, on any arrays of the planned shape.
+
+   Layout (like FFTW's plan_many): element j of transform b is at
+   in[b*idist + j*istride] and out[b*odist + j*ostride], counted in elements of
+   the array's own type: complex for C2C, real for the R2C input and the C2R
+   output, complex for the R2C output and the C2R input.  A transform has n
+   complex values (C2C), n reals and n/2+1 complex values (R2C: X[0..n/2] of
+   the real input's DFT; C2R: the same Hermitian half in, n reals out; the
+   imaginary parts of X[0] and, for even n, X[n/2] are ignored).  0 for a
+   stride means 1, 0 for a dist means one transform's extent (length*stride),
+   i.e. contiguous, packed batches.  Strides and dists must be >= 0, and the
+   howmany outputs must not overlap: with howmany > 1 and length > 1, the
+   output needs odist >= length*ostride or ostride >= howmany*odist.
+   Out of place, the input is never modified (also for C2R), and in and out
+   must not overlap.
+
+   In place (in == out):
+     - C2C: always allowed with howmany == 1; with howmany > 1 only when
+       istride == ostride and idist == odist.
+     - R2C and C2R: FFTW's padded layout.  With howmany == 1 any strides work
+       (the transform reads its whole input before it writes).  With
+       howmany > 1, unit strides and rows of 2*(n/2+1) reals: R2C needs
+       istride == ostride == 1 and idist == 2*odist, C2R needs
+       istride == ostride == 1 and odist == 2*idist.  Other in-place layouts
+       are rejected (NLA_EINVAL).
+   Plans keep no pointer to their context, but the context must outlive
+   them.  scale multiplies every output (0 means 1; e.g. 1.0/n makes the
+   backward transform the inverse). */
+typedef enum nla_fft_kind { NLA_FFT_C2C, NLA_FFT_R2C, NLA_FFT_C2R } nla_fft_kind;
+typedef enum nla_fft_direction { NLA_FFT_FORWARD = -1, NLA_FFT_BACKWARD = +1 } nla_fft_direction;
+typedef enum nla_precision { NLA_DOUBLE, NLA_FLOAT } nla_precision;
+typedef struct nla_fft_desc {
+    nla_fft_kind kind; nla_precision precision; nla_fft_direction direction;
+    int64_t n;                       /* any n >= 1; powers of two are the fast path */
+    int64_t howmany;                 /* batch count (0 means 1) */
+    int64_t istride, idist, ostride, odist;   /* 0 means contiguous, packed batches */
+    double  scale;                   /* multiply the output by this (0 means 1) */
+} nla_fft_desc;
+typedef struct nla_fft_plan nla_fft_plan;
+/* R2C plans are forward and C2R plans backward whatever desc->direction
+   says (it must still be one of the two values). */
+NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *desc, nla_fft_plan **plan);
+NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_direction dir, nla_precision prec,
+                           nla_fft_plan **plan);                     /* C2C, one transform */
+/* Errors are reported through nla_last_error() (a plan has no context). */
+NLA_API nla_status nla_fft_execute(const nla_fft_plan *plan, const void *in, void *out);  /* in == out: in place */
+NLA_API void       nla_fft_plan_destroy(nla_fft_plan *plan);
+/* Typed execution: the same as nla_fft_execute, but the plan must be of
+   this kind and precision (NLA_EINVAL otherwise).  Complex arrays are
+   interleaved (re, im) pairs. */
+NLA_API nla_status nla_fft_execute_c2c_d(const nla_fft_plan *plan, const double *in, double *out);
+NLA_API nla_status nla_fft_execute_c2c_s(const nla_fft_plan *plan, const float *in, float *out);
+NLA_API nla_status nla_fft_execute_r2c_d(const nla_fft_plan *plan, const double *in, double *out);
+NLA_API nla_status nla_fft_execute_r2c_s(const nla_fft_plan *plan, const float *in, float *out);
+NLA_API nla_status nla_fft_execute_c2r_d(const nla_fft_plan *plan, const double *in, double *out);
+NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *in, float *out);
+
+/* ----------------------------------------------------------- Frank-Wolfe */
+
+/* Frank-Wolfe (conditional gradient) minimization of a smooth convex f over
+   a compact convex set C, double precision, CPU backend (NLA_ENOTSUP on a
+   CUDA context).  Three objects, each created and destroyed here:
+     - a feasible set (nla_fw_set) with its linear minimization oracle (LMO)
+       v = argmin_{v in C} <g, v>;
+     - an objective (nla_fw_objective): a callback, or a built-in quadratic
+       whose products run on the library's own gemv/gbmv/spmv kernels;
+     - solver options (nla_fw_options); NULL means the defaults.
+   Objects keep the pointers they are given (matrices, vectors, user data)
+   but copy small arrays (the box bounds): those must stay valid and
+   unchanged while the object is used.  Objects are read-only during a
+   solve, so one may serve several solves at once.  A matrix variable
+   (nuclear-norm ball) is an m-by-n column-major array of m*n doubles. */
+typedef struct nla_fw_set nla_fw_set;
+typedef struct nla_fw_objective nla_fw_objective;
+typedef struct nla_fw_options nla_fw_options;
+
+/* A user LMO: write into v (n doubles) a point of the set minimizing
+   <g, v>.  The feasibility of a start point is not checked for such sets. */
+typedef void (*nla_fw_lmo_fn)(int64_t n, const double *g, double *v, void *user);
+
+/* Feasible sets, all of dimension n (nuclear: m*n).  Vertices are stored in
+   structured form: one-hot (simplices, L1 ball), K-sparse, rank-one
+   (nuclear), dense otherwise.  Ties in an LMO go to the lowest index; a
+   zero component of g picks +r (L-inf ball, K-sparse, L1 ball), hi (box)
+   and, for the unit simplex, g >= 0 picks the vertex 0.
+     prob_simplex  {x >= 0, sum x = r}          vertices r*e_i
+     unit_simplex  {x >= 0, sum x <= r}         vertices 0, r*e_i
+     l1_ball       {sum |x_i| <= r}             vertices +-r*e_i
+     linf_ball     {|x_i| <= r}                 vertices in {-r, r}^n
+     box           {lo_i <= x_i <= hi_i}        (lo, hi copied; lo_i <= hi_i)
+     ksparse       {|x|_1 <= k*r, |x|_inf <= r} vertices: k entries +-r
+     nuclear_ball  {X m-by-n, sum sigma_i(X) <= r}; the LMO is -r*u*v' for the
+                   top singular pair of G, by power iteration on G'G warm-
+                   started from the previous pair during a solve, stopped
+                   when the right singular vector moves by <= tol (2-norm)
+                   in a sweep (tol in (0, 1), e.g. 1e-12; <G, V> is then
+                   accurate to about tol^2 r sigma_1) or after max_iter
+                   sweeps (>= 1).
+     user          the callback above. */
+NLA_API nla_status nla_fw_set_create_prob_simplex(nla_fw_set **set, int64_t n, double r);
+NLA_API nla_status nla_fw_set_create_unit_simplex(nla_fw_set **set, int64_t n, double r);
+NLA_API nla_status nla_fw_set_create_l1_ball(nla_fw_set **set, int64_t n, double r);
+NLA_API nla_status nla_fw_set_create_linf_ball(nla_fw_set **set, int64_t n, double r);
+NLA_API nla_status nla_fw_set_create_box(nla_fw_set **set, int64_t n, const double *lo,
+                                         const double *hi);
+NLA_API nla_status nla_fw_set_create_ksparse(nla_fw_set **set, int64_t n, int64_t k,
+                                             double r);
+NLA_API nla_status nla_fw_set_create_nuclear_ball(nla_fw_set **set, int64_t m, int64_t n,
+                                                  double r, double tol, int64_t max_iter);
+NLA_API nla_status nla_fw_set_create_user(nla_fw_set **set, int64_t n, nla_fw_lmo_fn lmo,
+                                          void *user);
+NLA_API void       nla_fw_set_destroy(nla_fw_set *set);
+/* The dimension of the variable (n, or m*n for the nuclear ball); -1 for NULL. */
+NLA_API int64_t    nla_fw_set_dim(const nla_fw_set *set);
+/* v = LMO(g), written densely (dim doubles).  g must be finite. */
+NLA_API nla_status nla_fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
+                                  double *v);
+
+/* A user objective: return f(x) and, when grad is not NULL, write the
+   gradient (n doubles).  NaN or Inf in either ends the solve with
+   NLA_ENUMERIC. */
+typedef double (*nla_fw_fn)(int64_t n, const double *x, double *grad, void *user);
+
+/* Objectives.  User: any f with its gradient.  Built in (exact line search
+   allowed, products through the context's BLAS kernels):
+     lsq         f = 1/2 |A x - b|^2, A m-by-n dense (lda >= max(1,m)), b m
+     lsq_band    the same with A in band storage (gbmv; ldab >= kl+ku+1)
+     lsq_packed  A n-by-n symmetric, packed (spmv), b n
+     quad        f = 1/2 x'Qx + c'x, Q n-by-n symmetric dense (ldq >= max(1,n))
+     quad_packed Q symmetric packed
+     quad_band   Q symmetric in band storage (kl == ku, ldqb >= 2k+1)
+   c may be NULL (zero).  Q and A'A should be positive semidefinite (f
+   convex); symmetry of Q is assumed, not checked. */
+NLA_API nla_status nla_fw_objective_create_user(nla_fw_objective **obj, int64_t n,
+                                                nla_fw_fn f, void *user);
+NLA_API nla_status nla_fw_objective_create_lsq(nla_fw_objective **obj, int64_t m, int64_t n,
+                                               const double *a, int64_t lda,
+                                               const double *b);
+NLA_API nla_status nla_fw_objective_create_lsq_band(nla_fw_objective **obj, int64_t m,
+                                                    int64_t n, int64_t kl, int64_t ku,
+                                                    const double *ab, int64_t ldab,
+                                                    const double *b);
+NLA_API nla_status nla_fw_objective_create_lsq_packed(nla_fw_objective **obj,
+                                                      nla_uplo uplo, int64_t n,
+                                                      const double *ap, const double *b);
+NLA_API nla_status nla_fw_objective_create_quad(nla_fw_objective **obj, int64_t n,
+                                                const double *q, int64_t ldq,
+                                                const double *c);
+NLA_API nla_status nla_fw_objective_create_quad_packed(nla_fw_objective **obj,
+                                                       nla_uplo uplo, int64_t n,
+                                                       const double *qp, const double *c);
+NLA_API nla_status nla_fw_objective_create_quad_band(nla_fw_objective **obj, int64_t n,
+                                                     int64_t k, const double *qb,
+                                                     int64_t ldqb, const double *c);
+NLA_API void       nla_fw_objective_destroy(nla_fw_objective *obj);
+NLA_API int64_t    nla_fw_objective_dim(const nla_fw_objective *obj);
+/* *f = f(x) and, when grad is not NULL, grad = gradient (dim doubles). */
+NLA_API nla_status nla_fw_objective_eval(nla_context *ctx, const nla_fw_objective *obj,
+                                         const double *x, double *f, double *grad);
+
+typedef enum nla_fw_variant {
+    NLA_FW_VANILLA = 0,   /* x += gamma (v - x) */
+    NLA_FW_AWAY,          /* also away steps x += gamma (x - a), gamma <= l_a/(1-l_a) */
+    NLA_FW_PAIRWISE       /* x += gamma (v - a), gamma <= l_a */
+} nla_fw_variant;
+
+typedef enum nla_fw_step_rule {
+    NLA_FW_AGNOSTIC = 0,  /* gamma_t = 2/(t+2), t = 0, 1, ...: gamma_0 = 1 */
+    NLA_FW_SHORT_STEP,    /* gamma = -<g,d>/(L |d|^2), L given */
+    NLA_FW_ADAPTIVE,      /* the same with L estimated by backtracking
+                             (Pedregosa et al. 2020): L_t = 0.9 L_{t-1}, doubled
+                             until f(x+gamma d) <= f + gamma<g,d> + L gamma^2|d|^2/2 */
+    NLA_FW_EXACT          /* exact line search, built-in objectives only */
+} nla_fw_step_rule;
+/* Every rule's gamma is clipped to [0, gamma_max] (1 for FW steps). */
+
+typedef enum nla_fw_step_type {
+    NLA_FW_STEP_FW = 0, NLA_FW_STEP_AWAY, NLA_FW_STEP_PAIRWISE,
+    NLA_FW_STEP_DROP      /* an away or pairwise step that removed its atom */
+} nla_fw_step_type;
+
+typedef enum nla_fw_stop {
+    NLA_FW_STOP_GAP = 0,  /* gap <= tol: NLA_OK */
+    NLA_FW_STOP_MAX_ITER, /* NLA_EMAXITER, x is the last iterate */
+    NLA_FW_STOP_TIME,     /* the time limit: NLA_EMAXITER */
+    NLA_FW_STOP_CALLBACK, /* the callback returned non-zero: NLA_OK */
+    NLA_FW_STOP_NUMERIC   /* NaN/Inf in f or the gradient: NLA_ENUMERIC */
+} nla_fw_stop;
+
+/* What the callback sees at iteration t, before the step is applied:
+   x = x_t, f = f(x_t), gap = <grad f(x_t), x_t - v_t>, and the step
+   x_{t+1} = x_t + gamma d_t of the given type.  Return non-zero to stop
+   (x_t is then the result). */
+typedef struct nla_fw_state {
+    int64_t t;
+    double f, gap, gamma;
+    nla_fw_step_type type;
+    int64_t active_set_size;   /* 0 for vanilla */
+    double time_s;             /* since the solve began */
+    int64_t n;
+    const double *x;
+} nla_fw_state;
+typedef int (*nla_fw_callback)(const nla_fw_state *state, void *user);
+
+typedef struct nla_fw_result {
+    nla_status status;         /* also the return value of nla_fw_solve */
+    nla_fw_stop stop;
+    int64_t iterations;        /* steps taken */
+    double f, gap;             /* at the returned x */
+    double best_gap;           /* the smallest gap seen */
+    double time_s;
+    int64_t active_set_size;   /* 0 for vanilla */
+} nla_fw_result;
+
+/* Options.  Defaults: vanilla, agnostic, tol 1e-7, max_iter 10000, no time
+   limit, no callback, quiet.  L: the Lipschitz constant of the gradient for
+   NLA_FW_SHORT_STEP (> 0), the first estimate for NLA_FW_ADAPTIVE (0: take
+   it from the curvature along the first direction), ignored otherwise.
+   Verbose: every `every` iterations (>= 1) a row "iteration type primal gap
+   time it/s" goes to out (NULL: quiet). */
+NLA_API nla_status nla_fw_options_create(nla_fw_options **opt);
+NLA_API void       nla_fw_options_destroy(nla_fw_options *opt);
+NLA_API nla_status nla_fw_options_set_variant(nla_fw_options *opt, nla_fw_variant v);
+NLA_API nla_status nla_fw_options_set_step(nla_fw_options *opt, nla_fw_step_rule rule,
+                                           double L);
+NLA_API nla_status nla_fw_options_set_tol(nla_fw_options *opt, double tol);
+NLA_API nla_status nla_fw_options_set_max_iter(nla_fw_options *opt, int64_t max_iter);
+NLA_API nla_status nla_fw_options_set_time_limit(nla_fw_options *opt, double seconds);
+NLA_API nla_status nla_fw_options_set_callback(nla_fw_options *opt, nla_fw_callback cb,
+                                               void *user);
+NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
+                                              int64_t every);
+
+/* Minimize obj over set from the start x (dim doubles, feasible up to
+   1e-9*max(1,scale): NLA_EINVAL otherwise; not checked for user sets, and
+   for nuclear balls with min(m,n) > 256 only through |X|_F <= r).  On
+   return x holds the result: NLA_OK (gap <= tol, or the callback stopped),
+   NLA_EMAXITER (max_iter or the time limit; x is usable), NLA_ENUMERIC
+   (x is the last iterate at which f and the gradient were finite).  res
+   may be NULL.  On NLA_EINVAL neither x nor res is written. */
+NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
+                                const nla_fw_set *set, const nla_fw_options *opt,
+                                double *x, nla_fw_result *res);
 
 #ifdef __cplusplus
 }

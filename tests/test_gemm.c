@@ -9,7 +9,8 @@
  * padding of A and B is NaN (never read) and that of C a sentinel (never
  * written).  Threads: repeated runs with the same thread count are bitwise
  * identical.  Batches: equal to a loop of single nla GEMMs and close to
- * CBLAS, including a broadcast A (stride_a = 0).  The ISA suites force
+ * CBLAS, including a broadcast A (stride_a = 0).  Sizes 1, 7, 31, 257 on
+ * every layout and transpose pair, and 1000 on two.  The ISA suites force
  * NLA_CPU_ISA before the library is first used (each test is its own
  * process).
  *
@@ -80,6 +81,8 @@ static size_t buf_len(nla_layout lay, int64_t ld, int64_t rows, int64_t cols)
 Test(gemm, d_small_sweep) { gemm_small_sweep_d(); }
 Test(gemm, s_small_sweep) { gemm_small_sweep_s(); }
 Test(gemm, d_shapes) { gemm_shapes_d(); }
+Test(gemm, d_sizes) { gemm_sizes_d(); }
+Test(gemm, s_sizes) { gemm_sizes_s(); }
 Test(gemm, s_shapes) { gemm_shapes_s(); }
 Test(gemm, d_threads) { gemm_threads_d(); }
 Test(gemm, s_threads) { gemm_threads_s(); }
@@ -88,6 +91,7 @@ Test(gemm_batched, s) { gemm_batched_s(); }
 
 static void force_generic(void) { setenv("NLA_CPU_ISA", "generic", 1); }
 static void force_avx2(void) { setenv("NLA_CPU_ISA", "avx2", 1); }
+static void force_avx512(void) { setenv("NLA_CPU_ISA", "avx512", 1); }
 
 static void isa_is(const char *want)
 {
@@ -95,11 +99,15 @@ static void isa_is(const char *want)
         cr_skip_test("the CPU cannot run %s (%s)", want, nla_cpu_isa_reason());
 }
 
+/* each kernel set in turn (the default one is also the gemm suite's) */
 Test(gemm_isa, generic, .init = force_generic)
 {
     cr_assert_str_eq(nla_cpu_isa(), "generic", "%s", nla_cpu_isa_reason());
     gemm_shapes_d();
     gemm_shapes_s();
+    gemm_sizes_d();
+    gemm_sizes_s();
+    gemm_threads_d();
     gemm_batched_d();
 }
 
@@ -108,6 +116,20 @@ Test(gemm_isa, avx2, .init = force_avx2)
     isa_is("avx2");
     gemm_shapes_d();
     gemm_shapes_s();
+    gemm_sizes_d();
+    gemm_sizes_s();
+    gemm_threads_s();
+    gemm_batched_s();
+}
+
+Test(gemm_isa, avx512, .init = force_avx512)
+{
+    isa_is("avx512");
+    gemm_shapes_d();
+    gemm_shapes_s();
+    gemm_sizes_d();
+    gemm_sizes_s();
+    gemm_threads_d();
     gemm_batched_s();
 }
 
@@ -358,6 +380,44 @@ static void X(gemm_shapes)(void)
                 c.nt = 1 + (int)(s % 2);
                 X(gemm_case)(ctx, &c);
             }
+    nla_context_destroy(ctx);
+}
+
+/* sizes that are not multiples of any MR, NR, MC or KC: every layout and
+   transpose pair on { 1, 7, 31, 257 }, and 1000 for two of them */
+static void X(gemm_sizes)(void)
+{
+    static const int64_t shapes[][3] = {
+        { 1, 1, 1 }, { 7, 7, 7 }, { 31, 31, 31 }, { 7, 31, 257 }, { 257, 7, 31 },
+        { 31, 257, 7 }, { 257, 257, 257 }, { 1, 257, 31 }, { 257, 1, 7 }, { 7, 257, 1 },
+    };
+    nla_context *ctx = ref_cpu_context();
+    X(gcase) c = { .nt = 1, .alpha = 0.7 };
+
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        for (int lay = 0; lay < 2; lay++)
+            for (int t = 0; t < 4; t++) {
+                c.lay = lay ? NLA_ROW_MAJOR : NLA_COL_MAJOR;
+                c.ta = t & 1;
+                c.tb = t >> 1;
+                c.m = shapes[s][0];
+                c.n = shapes[s][1];
+                c.k = shapes[s][2];
+                c.pad = (int64_t)(s % 2) * 3;
+                c.nan_c = (s + (size_t)t) % 3 == 0;
+                c.beta = c.nan_c ? 0 : 0.7;
+                X(gemm_case)(ctx, &c);
+            }
+    for (int t = 0; t < 4; t += 3) {
+        c.lay = t ? NLA_ROW_MAJOR : NLA_COL_MAJOR;
+        c.ta = t & 1;
+        c.tb = t >> 1;
+        c.m = c.n = c.k = 1000;
+        c.pad = 1;
+        c.nan_c = 0;
+        c.beta = 0.7;
+        X(gemm_case)(ctx, &c);
+    }
     nla_context_destroy(ctx);
 }
 

@@ -10,7 +10,15 @@
  *   - nothing outside the stored band/triangle/rows of A is read (those
  *     entries are NaN);
  *   - results with 1 and 2 threads match CBLAS, and repeated runs with the
- *     same thread count are bitwise identical.
+ *     same thread count are bitwise identical (gemv and gbmv: also across
+ *     thread counts).
+ *
+ * Every test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
+ * avx512, set by the test's .init before the library first looks at it;
+ * Criterion runs each test in its own process).  A table the CPU cannot
+ * run is skipped, with the reason.  Band widths cover 0, 1, 2, 5, n-1 and
+ * more than the matrix, so both the diagonal-wise form (kl+ku+1 <= 8) and
+ * the vector forms run, with and without threads.
  *
  * The precision-generic part is this file included into itself with TT
  * (the type) and TP (its letter) defined.
@@ -73,24 +81,46 @@ static size_t vec_size(int64_t len, int64_t inc)
 
 /* ------------------------------------------------------------ the tests */
 
-Test(gemv, d_sweep) { gemv_sweep_d(); }
-Test(gemv, s_sweep) { gemv_sweep_s(); }
-Test(gemv, d_increments) { gemv_incs_d(); }
-Test(gemv, s_increments) { gemv_incs_s(); }
-Test(gemv, d_threads) { gemv_threads_d(); }
-Test(gemv, s_threads) { gemv_threads_s(); }
+/* Force a kernel table; the library reads NLA_CPU_ISA once, at its first
+   call, which in Criterion's per-test process comes after this. */
+static void isa_generic(void) { setenv("NLA_CPU_ISA", "generic", 1); }
+static void isa_avx2(void) { setenv("NLA_CPU_ISA", "avx2", 1); }
+static void isa_avx512(void) { setenv("NLA_CPU_ISA", "avx512", 1); }
 
-Test(gbmv, d_sweep) { gbmv_sweep_d(); }
-Test(gbmv, s_sweep) { gbmv_sweep_s(); }
-Test(gbmv, d_increments) { gbmv_incs_d(); }
-Test(gbmv, s_increments) { gbmv_incs_s(); }
-Test(gbmv, d_threads) { gbmv_threads_d(); }
-Test(gbmv, s_threads) { gbmv_threads_s(); }
+static void require_isa(const char *isa)
+{
+    if (strcmp(nla_cpu_isa(), isa) != 0)
+        cr_skip_test("kernel table %s not available: %s", isa, nla_cpu_isa_reason());
+}
 
-Test(spmv, d_sweep) { spmv_sweep_d(); }
-Test(spmv, s_sweep) { spmv_sweep_s(); }
-Test(spmv, d_threads) { spmv_threads_d(); }
-Test(spmv, s_threads) { spmv_threads_s(); }
+#define L2_TEST(suite, name, isa, body)                                        \
+    Test(suite##_##isa, name, .init = isa_##isa)                               \
+    {                                                                          \
+        require_isa(#isa);                                                     \
+        body();                                                                \
+    }
+
+#define L2_TESTS(isa)                                                          \
+    L2_TEST(gemv, d_sweep, isa, gemv_sweep_d)                                  \
+    L2_TEST(gemv, s_sweep, isa, gemv_sweep_s)                                  \
+    L2_TEST(gemv, d_increments, isa, gemv_incs_d)                              \
+    L2_TEST(gemv, s_increments, isa, gemv_incs_s)                              \
+    L2_TEST(gemv, d_threads, isa, gemv_threads_d)                              \
+    L2_TEST(gemv, s_threads, isa, gemv_threads_s)                              \
+    L2_TEST(gbmv, d_sweep, isa, gbmv_sweep_d)                                  \
+    L2_TEST(gbmv, s_sweep, isa, gbmv_sweep_s)                                  \
+    L2_TEST(gbmv, d_increments, isa, gbmv_incs_d)                              \
+    L2_TEST(gbmv, s_increments, isa, gbmv_incs_s)                              \
+    L2_TEST(gbmv, d_threads, isa, gbmv_threads_d)                              \
+    L2_TEST(gbmv, s_threads, isa, gbmv_threads_s)                              \
+    L2_TEST(spmv, d_sweep, isa, spmv_sweep_d)                                  \
+    L2_TEST(spmv, s_sweep, isa, spmv_sweep_s)                                  \
+    L2_TEST(spmv, d_threads, isa, spmv_threads_d)                              \
+    L2_TEST(spmv, s_threads, isa, spmv_threads_s)
+
+L2_TESTS(generic)
+L2_TESTS(avx2)
+L2_TESTS(avx512)
 
 #else /* ------------------------------------------------- per precision */
 
@@ -332,13 +362,14 @@ static void X(gbmv_case)(nla_context *ctx, const X(l2case) *c)
     free(yin);
 }
 
-/* band widths: 0, 1, 3, n-1 and more than the matrix */
+/* band widths: 0, 1, 2, 5, n-1 and more than the matrix */
+#define NWIDTHS 6
 static int64_t X(width)(int w, int64_t n)
 {
-    static const int64_t fixed[] = { 0, 1, 3 };
-    if (w < 3)
+    static const int64_t fixed[] = { 0, 1, 2, 5 };
+    if (w < 4)
         return fixed[w];
-    return w == 3 ? (n > 1 ? n - 1 : 0) : n + 2;
+    return w == 4 ? (n > 1 ? n - 1 : 0) : n + 2;
 }
 
 static void X(gbmv_sweep)(void)
@@ -349,8 +380,8 @@ static void X(gbmv_sweep)(void)
 
     for (size_t im = 0; im < 6; im++)
         for (size_t in = 0; in < 6; in++)
-            for (int wl = 0; wl < 5; wl++)
-                for (int wu = 0; wu < 5; wu++)
+            for (int wl = 0; wl < NWIDTHS; wl++)
+                for (int wu = 0; wu < NWIDTHS; wu++)
                     for (c.trans = 0; c.trans < 2; c.trans++)
                         for (size_t ia = 0; ia < 3; ia++)
                             for (size_t ib = 0; ib < 4; ib++) {
@@ -368,10 +399,10 @@ static void X(gbmv_sweep)(void)
                             }
     /* the largest size, fewer shapes */
     c.m = c.n = 129;
-    for (int wl = 0; wl < 5; wl++)
+    for (int wl = 0; wl < NWIDTHS; wl++)
         for (c.trans = 0; c.trans < 2; c.trans++) {
             c.kl = X(width)(wl, c.m);
-            c.ku = X(width)(4 - wl, c.n);
+            c.ku = X(width)(NWIDTHS - 1 - wl, c.n);
             c.alpha = 0.7;
             c.beta = 0.7;
             c.nan_y = 0;
@@ -569,6 +600,10 @@ static void X(threads_case)(X(runner) run, X(l2case) *c)
             cr_assert(nla_context_set_threads(ctx, c->nt) == NLA_OK);
             run(ctx, c, y[c->nt - 1][rep]);
         }
+    /* gemv and gbmv fix each sum's order by the shape alone */
+    if (c->routine[1] != 'p')
+        cr_assert(memcmp(y[0][0], y[1][0], size * sizeof(TT)) == 0,
+                  "%s: 1 and 2 threads give different bits", X(describe)(c));
     for (int t = 0; t < 2; t++) {
         c->nt = t + 1;
         cr_assert(memcmp(y[t][0], y[t][1], size * sizeof(TT)) == 0,
@@ -603,16 +638,23 @@ static void X(gemv_threads)(void)
 
 static void X(gbmv_threads)(void)
 {
-    X(l2case) c = { .routine = "gbmv", .m = 20000, .n = 19000, .kl = 9, .ku = 5,
-                    .alpha = 0.7, .beta = 0.3, .incx = 1, .incy = 1 };
-    for (c.trans = 0; c.trans < 2; c.trans++) {
-        c.incx = 1;
-        c.incy = 1;
-        X(threads_case)(X(run_gbmv), &c);
-        c.incx = 2;
-        c.incy = -1;
-        X(threads_case)(X(run_gbmv), &c);
-    }
+    /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), a wide band */
+    static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
+                                         { 3001, 3500, 70, 40 } };
+    X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
+    for (int s = 0; s < 3; s++)
+        for (c.trans = 0; c.trans < 2; c.trans++) {
+            c.m = shapes[s][0];
+            c.n = shapes[s][1];
+            c.kl = shapes[s][2];
+            c.ku = shapes[s][3];
+            c.incx = 1;
+            c.incy = 1;
+            X(threads_case)(X(run_gbmv), &c);
+            c.incx = 2;
+            c.incy = -1;
+            X(threads_case)(X(run_gbmv), &c);
+        }
 }
 
 static void X(spmv_threads)(void)

@@ -23,10 +23,12 @@ struct bench_opts {
     unsigned char any_prec[8];   /* op named without d/s: follow --precision */
     int precs;                   /* bit BENCH_D, bit BENCH_S */
     int64_t n;
-    int threads;
+    int threads;                 /* the first of thr[] */
+    int thr[4], nthr;            /* --threads T[,T...]; nthr 0: not given */
     nla_backend backend;
     int json, quick, keep_env;
     long long settle_ms;         /* -1: the default */
+    int fw;                      /* fw named (bench_fw.c) */
 };
 
 /* OpenBLAS's workers spin about 2^28 cycles after a call before they
@@ -41,18 +43,34 @@ void nla_bench_usage(FILE *f)
           "\n"
           "Times libnla against the CBLAS reference (OpenBLAS), in one process.\n"
           "\n"
-          "OP        gemv gbmv spmv gemm (default: all).  A d or s prefix (dgemm,\n"
+          "OP        gemv gbmv spmv gemm fft fw (default: all).  A d or s prefix (dgemm,\n"
           "          sgemv, ...) picks one precision; a bare name uses --precision.\n"
+          "          fw: Frank-Wolfe, least squares over the simplex (double only,\n"
+          "          first --threads count; m x n = 100x30, 1000x500, 3000x4000,\n"
+          "          --quick: the first two): time to gap 1e-6 and time per\n"
+          "          iteration against its two gemv calls.  With --json it prints\n"
+          "          its own JSON object, on its own line.\n"
           "--n N     one size for every op instead of the defaults:\n"
-          "            gemm  m=n=k=256,1024        (--quick: 256,512)\n"
-          "            gemv  m=n=2000,4000, N and T (--quick: 2000)\n"
-          "            gbmv  n=2^20, kl=ku=1,16, N  (--quick: n=2^18, kl=ku=4)\n"
-          "            spmv  n=2000, upper          (--quick: 1000)\n"
+          "            gemm  m=n=k=64,256,1024,2048,4096, and m=n=4096 k=64,\n"
+          "                  m=64 n=k=4096; 1 and 2 threads unless --threads\n"
+          "                  (--quick: 64,256,1024 and 4096x4096x64)\n"
+          "            gemv  m=n=1000,4000,8000, N and T (--quick: 2000)\n"
+          "            gbmv  n=2^20, kl=ku=1,4,16,64, N and T\n"
+          "                  (--quick: n=2^18, kl=ku=1,16)\n"
+          "            spmv  n=1000,4000,8000, upper and lower (--quick: 2000)\n"
+          "            (gemv, gbmv and spmv rows also give their fraction of the\n"
+          "            STREAM triad, measured in the same run and thread count)\n"
+          "            fft   c2c and r2c n=2^6..2^22, c2c n=1000,1009,4093,10^5\n"
+          "                  vs FFTW MEASURE; c2c 2^6..2^22 vs GSL radix-2\n"
+          "                  (--quick: c2c 2^6,2^10,2^14,2^16, r2c 2^10,2^16,\n"
+          "                  1000, 1009; gsl 2^10,2^16)\n"
           "--precision d|s|both   for bare op names (default both)\n"
           "--backend B   cpu (default), cuda, or auto (NLA_BACKEND, else cuda if\n"
           "          available, else cpu).  An unavailable cuda exits 3.\n"
-          "--threads T   threads for libnla and OpenBLAS alike (default 1; 0 means\n"
-          "          libnla's default, OpenMP's maximum)\n"
+          "--threads T[,T...]   threads for libnla and OpenBLAS alike (default 1,\n"
+          "          and 1,2 for gemm, gemv, gbmv, spmv; 0 means libnla's default,\n"
+          "          OpenMP's maximum);\n"
+          "          a list runs every row once per count\n"
           "--settle-ms MS   pause before each sample so that the other side's\n"
           "          worker threads stop spinning (default 150 with T > 1, else 0)\n"
           "--quick   smaller sizes and 5 samples of >= 10 ms (default 9 of >= 20 ms)\n"
@@ -147,6 +165,11 @@ static int select_op(struct bench_opts *o, const char *name)
     if (strcmp(name, "all") == 0) {
         for (int i = 0; bench_ops[i]; i++)
             o->any_prec[i] = 1;
+        o->fw = 1;
+        return 0;
+    }
+    if (strcmp(name, "fw") == 0 || strcmp(name, "dfw") == 0) {
+        o->fw = 1;
         return 0;
     }
     if ((name[0] == 'd' || name[0] == 's') && !bench_op_find(name)) {
@@ -173,9 +196,19 @@ static int set_option(struct bench_opts *o, const char *opt, const char *val)
             return usage_error("--n wants a size from 1 to 2^31-1, not '%s'", val);
         o->n = v;
     } else if (strcmp(opt, "--threads") == 0) {
-        if (parse_int(val, 0, 4096, &v))
-            return usage_error("--threads wants a count >= 0, not '%s'", val);
-        o->threads = (int)v;
+        char item[32];
+        const char *p = val;
+        o->nthr = 0;
+        do {
+            size_t len = strcspn(p, ",");
+            snprintf(item, sizeof item, "%.*s", (int)(len < 31 ? len : 31), p);
+            if (o->nthr == 4 || parse_int(item, 0, 4096, &v))
+                return usage_error("--threads wants up to 4 counts >= 0 (1,2), not '%s'",
+                                   val);
+            o->thr[o->nthr++] = (int)v;
+            p += len;
+        } while (*p++ == ',');
+        o->threads = o->thr[0];
     } else if (strcmp(opt, "--settle-ms") == 0) {
         if (parse_int(val, 0, 10000, &v))
             return usage_error("--settle-ms wants milliseconds >= 0, not '%s'", val);
@@ -263,6 +296,15 @@ static int parse_args(struct bench_opts *o, int argc, char **argv)
 
 /* ------------------------------------------------------------- cases */
 
+/* 1 if an operation of the table was named (fw is not in the table). */
+static int ops_named(const struct bench_opts *o)
+{
+    int any = 0;
+    for (int i = 0; bench_ops[i]; i++)
+        any |= o->any_prec[i] | o->sel[i][0] | o->sel[i][1];
+    return any;
+}
+
 static int build_cases(const struct bench_opts *o, struct bench_case *out)
 {
     int any = 0, n = 0;
@@ -327,28 +369,96 @@ static double now(void)
 
 /* -------------------------------------------------------------- main */
 
-static int run_all(nla_context *ctx, const struct bench_config *cfg,
+/* The thread counts to run: --threads as given, else 1 and (for gemm
+   and level-2 rows only) 2.  Returns how many; *gemm_only: the counts after the first
+   apply to gemm rows only. */
+static int thread_counts(const struct bench_opts *o, int *thr, int *gemm_only)
+{
+    *gemm_only = o->nthr == 0;
+    if (o->nthr == 0) {
+        thr[0] = 1;
+        thr[1] = 2;
+        return 2;
+    }
+    memcpy(thr, o->thr, sizeof o->thr);
+    return o->nthr;
+}
+
+/* Sets both sides to t threads; -1 on success, else an exit status. */
+static int use_threads(nla_context *ctx, struct bench_config *cfg, int t,
+                       long long settle_ms)
+{
+    if (nla_context_set_threads(ctx, t) != NLA_OK) {
+        fprintf(stderr, "nla bench: %s\n", nla_context_error(ctx));
+        return NLA_EXIT_FAIL;
+    }
+    cfg->threads = nla_context_threads(ctx);
+    cfg->settle_s = settle_ms >= 0 ? settle_ms * 1e-3 : cfg->threads > 1 ? DEFAULT_SETTLE_S : 0;
+    setup_reference(cfg);
+    return -1;
+}
+
+/* Level-2 rows (GB/s of matrix bytes): also run at 2 threads by default,
+   and reported against the STREAM triad. */
+static int row_is_l2(const struct bench_op *op)
+{
+    return strcmp(op->unit, "GB/s") == 0;
+}
+
+/* The STREAM triad at cfg->threads, in this run, if a level-2 row is in. */
+static void measure_stream(struct bench_config *cfg, const struct bench_case *cases,
+                           int ncases)
+{
+    cfg->stream_gbs = 0;
+    for (int i = 0; i < ncases; i++)
+        if (row_is_l2(cases[i].op)) {
+            cfg->stream_gbs = bench_stream_triad(cfg->threads, cfg->quick);
+            if (!cfg->json)
+                printf("stream triad, %d thread%s: %.2f GB/s (best of %d)\n",
+                       cfg->threads, cfg->threads == 1 ? "" : "s", cfg->stream_gbs,
+                       cfg->quick ? 5 : 10);
+            return;
+        }
+}
+
+static int run_all(nla_context *ctx, struct bench_config *cfg, const struct bench_opts *o,
                    const struct bench_case *cases, int ncases)
 {
-    struct bench_result *res = calloc((size_t)ncases, sizeof *res);
+    int thr[4], gemm_only, nt = thread_counts(o, thr, &gemm_only);
+    struct bench_result *res = calloc((size_t)(ncases * nt), sizeof *res);
+    const struct bench_op *gemm = bench_op_find("gemm");
+    char list[64] = "";
     double t0 = now();
-    int nfail = 0;
+    int nfail = 0, nrows = 0, rc;
 
     if (!res) {
         fputs("nla bench: out of memory\n", stderr);
         return NLA_EXIT_FAIL;
     }
+    for (int t = 0, len = 0; t < nt && len < (int)sizeof list; t++)
+        len += snprintf(list + len, sizeof list - (size_t)len, "%s%d", t ? "," : "", thr[t]);
+    cfg->threads_list = nt > 1 ? list : NULL;
     if (!cfg->json)
         bench_report_header(stdout, cfg);
-    for (int i = 0; i < ncases; i++) {
-        nfail += bench_run_case(ctx, cfg, &cases[i], &res[i]) != 0;
-        if (!cfg->json)
-            bench_report_row(stdout, &res[i]);
+    for (int t = 0; t < nt; t++) {
+        if ((rc = use_threads(ctx, cfg, thr[t], o->settle_ms)) >= 0) {
+            free(res);
+            return rc;
+        }
+        measure_stream(cfg, cases, ncases);
+        for (int i = 0; i < ncases; i++) {
+            if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
+                continue;
+            nfail += bench_run_case(ctx, cfg, &cases[i], &res[nrows]) != 0;
+            if (!cfg->json)
+                bench_report_row(stdout, &res[nrows]);
+            nrows++;
+        }
     }
     if (cfg->json)
-        bench_report_json(stdout, cfg, res, ncases, nfail, now() - t0);
+        bench_report_json(stdout, cfg, res, nrows, nfail, now() - t0);
     else
-        bench_report_footer(stdout, ncases, nfail, now() - t0);
+        bench_report_footer(stdout, nrows, nfail, now() - t0);
     free(res);
     return nfail ? NLA_EXIT_FAIL : NLA_EXIT_OK;
 }
@@ -380,7 +490,16 @@ int nla_bench_main(int argc, char **argv)
         fprintf(stderr, "nla bench: re-executed without %s; OpenBLAS chose core %s\n",
                 cfg.env_removed, cfg.openblas_core);
     ncases = build_cases(&o, cases);
-    rc = run_all(ctx, &cfg, cases, ncases);
+    rc = NLA_EXIT_OK;
+    if (!o.fw || ops_named(&o))
+        rc = run_all(ctx, &cfg, &o, cases, ncases);
+    if ((o.fw || (!ops_named(&o) && (o.precs >> BENCH_D & 1))) && rc != NLA_EXIT_USAGE) {
+        int trc = use_threads(ctx, &cfg, o.threads, o.settle_ms);
+        if (!cfg.json && (!o.fw || ops_named(&o)))
+            fputc('\n', stdout);
+        if (trc >= 0 || bench_fw_run(ctx, &cfg) != 0)
+            rc = NLA_EXIT_FAIL;
+    }
     nla_context_destroy(ctx);
     return rc;
 }

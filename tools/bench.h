@@ -46,6 +46,7 @@ struct bench_case {
     int64_t m, n, k;           /* gemm: m n k; gemv, gbmv: m n; spmv: n */
     int64_t kl, ku;            /* gbmv */
     nla_trans trans;           /* gemv, gbmv */
+    nla_uplo uplo;             /* spmv */
 };
 
 /* Element counts of the two inputs (a: the matrix; b: x or B) and of the
@@ -55,7 +56,7 @@ struct bench_sizes { size_t a, b, y; };
 /* Which dimensions an operation has (for the JSON "dims"). */
 enum { BENCH_DIM_K = 1, BENCH_DIM_BAND = 2, BENCH_DIM_TRANS = 4 };
 
-#define BENCH_MAX_CASES 64
+#define BENCH_MAX_CASES 512
 
 struct bench_op {
     const char *name;          /* "gemv" */
@@ -76,13 +77,17 @@ struct bench_op {
 
 /* bench_ops.c */
 extern const struct bench_op *const bench_ops[];   /* NULL-terminated */
+/* bench_fft.c: the fft op */
+extern const struct bench_op bench_op_fft;
 const struct bench_op *bench_op_find(const char *name);
 size_t bench_elsize(bench_prec p);
 const char *bench_prec_name(bench_prec p);
 
 /* How the measurement is run and what the header says. */
 struct bench_config {
-    int threads;               /* effective, on both sides */
+    int threads;               /* effective, on both sides (of the rows now run) */
+    const char *threads_list;  /* "1,2" when several counts are run, else NULL */
+    double stream_gbs;         /* STREAM triad GB/s at `threads`, 0: not measured */
     int quick, json;
     int samples;               /* per side */
     double min_sample_s;       /* each timed batch lasts at least this */
@@ -108,6 +113,8 @@ struct bench_result {
     double max_rel_err, tol;
     int check_ok;
     int timed;                 /* 0: not timed (see error) */
+    double stream_gbs;         /* STREAM triad GB/s at this row's threads (GB/s
+                                  rows), 0: not measured */
     long reps_nla, reps_ref;   /* calls per sample */
     char error[256];           /* a call failed: what it said */
 };
@@ -115,6 +122,18 @@ struct bench_result {
 /* bench_run.c: check and time one case; returns 0 when the row passed. */
 int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
                    const struct bench_case *c, struct bench_result *r);
+/* bench_fft.c: the fft rows' check, relative L2 against the reference
+   (used by bench_run.c instead of the BLAS bound) */
+int bench_fft_check(const struct bench_case *c, const void *y_nla, const void *y_ref,
+                    struct bench_result *r);
+
+/* bench_fw.c: the Frank-Wolfe section (`nla bench fw`); returns the
+   number of failed rows. */
+int bench_fw_run(nla_context *ctx, const struct bench_config *cfg);
+
+/* bench_stream.c: the STREAM triad in GB/s (24 bytes per element, best
+   of the repetitions) on `threads` OpenMP threads; 0 if out of memory. */
+double bench_stream_triad(int threads, int quick);
 
 /* bench_report.c */
 void bench_report_header(FILE *f, const struct bench_config *cfg);

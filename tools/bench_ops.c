@@ -107,9 +107,9 @@ static void gemv_shape(const struct bench_case *c, char *buf, size_t len)
 
 static int gemv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
-    static const int64_t full[] = { 2000, 4000 }, fast[] = { 2000 };
+    static const int64_t full[] = { 1000, 4000, 8000 }, fast[] = { 2000 };
     const int64_t *sz = quick ? fast : full;
-    int nsz = n > 0 ? 1 : quick ? 1 : 2, k = 0;
+    int nsz = n > 0 ? 1 : quick ? 1 : 3, k = 0;
     for (int i = 0; i < nsz; i++) {
         int64_t ni = n > 0 ? n : sz[i];
         out[k++] = make_case(&op_gemv, p, ni, ni, 0, NLA_NO_TRANS);
@@ -187,15 +187,17 @@ static void gbmv_shape(const struct bench_case *c, char *buf, size_t len)
 
 static int gbmv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
-    static const int64_t full[] = { 1, 16 }, fast[] = { 4 };
+    static const int64_t full[] = { 1, 4, 16, 64 }, fast[] = { 1, 16 };
     const int64_t *kb = quick ? fast : full;
-    int nk = quick ? 1 : 2;
+    int nk = quick ? 2 : 4, k = 0;
     int64_t nn = n > 0 ? n : quick ? (int64_t)1 << 18 : (int64_t)1 << 20;
-    for (int i = 0; i < nk; i++) {
-        out[i] = make_case(&op_gbmv, p, nn, nn, 0, NLA_NO_TRANS);
-        out[i].kl = out[i].ku = kb[i];
-    }
-    return nk;
+    for (int i = 0; i < nk; i++)
+        for (int t = 0; t < 2; t++) {
+            out[k] = make_case(&op_gbmv, p, nn, nn, 0, t ? NLA_TRANS : NLA_NO_TRANS);
+            out[k].kl = out[k].ku = kb[i];
+            k++;
+        }
+    return k;
 }
 
 static const struct bench_op op_gbmv = {
@@ -219,19 +221,19 @@ static nla_status spmv_nla(nla_context *ctx, const struct bench_case *c,
                            const void *a, const void *x, void *y)
 {
     if (c->prec == BENCH_D)
-        return nla_dspmv(ctx, NLA_UPPER, c->n, DALPHA, D(a), D(x), 1, DBETA, y, 1);
-    return nla_sspmv(ctx, NLA_UPPER, c->n, SALPHA, S(a), S(x), 1, SBETA, y, 1);
+        return nla_dspmv(ctx, c->uplo, c->n, DALPHA, D(a), D(x), 1, DBETA, y, 1);
+    return nla_sspmv(ctx, c->uplo, c->n, SALPHA, S(a), S(x), 1, SBETA, y, 1);
 }
 
 static void spmv_ref(const struct bench_case *c, const void *a, const void *x,
                      void *y)
 {
     if (c->prec == BENCH_D)
-        cblas_dspmv(CblasColMajor, CblasUpper, (int)c->n, DALPHA, D(a), D(x), 1,
-                    DBETA, y, 1);
+        cblas_dspmv(CblasColMajor, c->uplo == NLA_LOWER ? CblasLower : CblasUpper,
+                    (int)c->n, DALPHA, D(a), D(x), 1, DBETA, y, 1);
     else
-        cblas_sspmv(CblasColMajor, CblasUpper, (int)c->n, SALPHA, S(a), S(x), 1,
-                    SBETA, y, 1);
+        cblas_sspmv(CblasColMajor, c->uplo == NLA_LOWER ? CblasLower : CblasUpper,
+                    (int)c->n, SALPHA, S(a), S(x), 1, SBETA, y, 1);
 }
 
 static double spmv_work(const struct bench_case *c)
@@ -246,18 +248,25 @@ static int64_t spmv_depth(const struct bench_case *c)
 
 static void spmv_shape(const struct bench_case *c, char *buf, size_t len)
 {
-    snprintf(buf, len, "%lld U", (long long)c->n);
+    snprintf(buf, len, "%lld %c", (long long)c->n, (char)c->uplo);
 }
 
 static int spmv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
-    int64_t nn = n > 0 ? n : quick ? 1000 : 2000;
-    out[0] = make_case(&op_spmv, p, nn, nn, 0, NLA_NO_TRANS);
-    return 1;
+    static const int64_t full[] = { 1000, 4000, 8000 }, fast[] = { 2000 };
+    const int64_t *sz = quick ? fast : full;
+    int nsz = n > 0 ? 1 : quick ? 1 : 3, k = 0;
+    for (int i = 0; i < nsz; i++)
+        for (int u = 0; u < 2; u++) {
+            int64_t ni = n > 0 ? n : sz[i];
+            out[k] = make_case(&op_spmv, p, ni, ni, 0, NLA_NO_TRANS);
+            out[k++].uplo = u ? NLA_LOWER : NLA_UPPER;
+        }
+    return k;
 }
 
 static const struct bench_op op_spmv = {
-    "spmv", "GB/s", "n*(n+1)/2*elsize bytes of AP (upper)", 0,
+    "spmv", "GB/s", "n*(n+1)/2*elsize bytes of AP", 0,
     spmv_sizes, spmv_nla, spmv_ref, spmv_work, spmv_depth, spmv_shape, spmv_cases
 };
 
@@ -314,14 +323,21 @@ static void gemm_shape(const struct bench_case *c, char *buf, size_t len)
 
 static int gemm_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
-    static const int64_t full[] = { 256, 1024 }, fast[] = { 256, 512 };
+    /* square sizes, then skinny shapes { m, n, k } */
+    static const int64_t full[] = { 64, 256, 1024, 2048, 4096 }, fast[] = { 64, 256, 1024 };
+    static const int64_t skinny[][3] = { { 4096, 4096, 64 }, { 64, 4096, 4096 } };
     const int64_t *sz = quick ? fast : full;
-    int nsz = n > 0 ? 1 : 2;
-    for (int i = 0; i < nsz; i++) {
-        int64_t ni = n > 0 ? n : sz[i];
-        out[i] = make_case(&op_gemm, p, ni, ni, ni, NLA_NO_TRANS);
+    int nsz = quick ? 3 : 5, nsk = quick ? 1 : 2, k = 0;
+    if (n > 0) {
+        out[0] = make_case(&op_gemm, p, n, n, n, NLA_NO_TRANS);
+        return 1;
     }
-    return nsz;
+    for (int i = 0; i < nsz; i++)
+        out[k++] = make_case(&op_gemm, p, sz[i], sz[i], sz[i], NLA_NO_TRANS);
+    for (int i = 0; i < nsk; i++)
+        out[k++] = make_case(&op_gemm, p, skinny[i][0], skinny[i][1], skinny[i][2],
+                             NLA_NO_TRANS);
+    return k;
 }
 
 static const struct bench_op op_gemm = {
@@ -332,7 +348,7 @@ static const struct bench_op op_gemm = {
 /* ------------------------------------------------------------------ table */
 
 const struct bench_op *const bench_ops[] = {
-    &op_gemv, &op_gbmv, &op_spmv, &op_gemm, NULL
+    &op_gemv, &op_gbmv, &op_spmv, &op_gemm, &bench_op_fft, NULL
 };
 
 const struct bench_op *bench_op_find(const char *name)

@@ -16,7 +16,11 @@ void bench_report_header(FILE *f, const struct bench_config *cfg)
     fprintf(f, "backend %s", nla_backend_name(cfg->backend));
     if (cfg->backend_note)
         fprintf(f, " (auto; cuda: not available (%s))", cfg->backend_note);
-    fprintf(f, ", threads %d (libnla and reference)\n", cfg->threads);
+    if (cfg->threads_list)
+        fprintf(f, ", threads %s (libnla and reference; per row below)\n",
+                cfg->threads_list);
+    else
+        fprintf(f, ", threads %d (libnla and reference)\n", cfg->threads);
     fprintf(f, "reference: %s, core %s\n", cfg->openblas_config,
             cfg->openblas_core);
     if (cfg->env_kept)
@@ -51,9 +55,13 @@ void bench_report_row(FILE *f, const struct bench_result *r)
         fmt_stats(b, sizeof b, &r->ref);
         snprintf(ratio, sizeof ratio, "%.2f", r->ratio);
     }
-    fprintf(f, "%-5s %-4s %-24s %3d %-4s %24s %24s %-7s %6s  %s\n",
+    fprintf(f, "%-5s %-4s %-24s %3d %-4s %24s %24s %-7s %6s  %s",
             r->c.op->name, bench_prec_name(r->c.prec), r->shape, r->threads, r->ran_on,
             a, b, r->c.op->unit, ratio, check);
+    if (r->timed && r->stream_gbs > 0)   /* level-2 rows: libnla's median / STREAM */
+        fprintf(f, "  %3.0f%% of stream (ref %3.0f%%)", 100 * r->nla.median / r->stream_gbs,
+                100 * r->ref.median / r->stream_gbs);
+    fputc('\n', f);
     if (!r->error[0] && !r->check_ok)
         fprintf(f, "      check: max |nla-ref|/bound = %.3g > tol %.3g\n",
                 r->max_rel_err, r->tol);
@@ -199,6 +207,14 @@ static void json_row(FILE *f, const struct bench_result *r)
         json_num(f, r->ratio);
     else
         fputs("null", f);
+    if (r->stream_gbs > 0) {   /* level-2 rows */
+        fputs(", \"stream_triad\": ", f);
+        json_num(f, r->stream_gbs);
+        fputs(", \"stream_fraction\": ", f);
+        json_num(f, r->timed ? r->nla.median / r->stream_gbs : NAN);
+        fputs(", \"ref_stream_fraction\": ", f);
+        json_num(f, r->timed ? r->ref.median / r->stream_gbs : NAN);
+    }
     fprintf(f, ", \"reps_nla\": %ld, \"reps_ref\": %ld,\n     \"check\": \"%s\", "
             "\"max_rel_err\": ", r->reps_nla, r->reps_ref,
             !r->error[0] && r->check_ok ? "ok" : "FAIL");

@@ -137,6 +137,12 @@ static int check(const struct bench_case *c, const struct bench_data *d,
     void *bound = abs_copy(d->y0, d->n.y, c->prec);
     double worst = 0;
 
+    if (c->op == &bench_op_fft) {
+        free(aa);
+        free(ab);
+        free(bound);
+        return bench_fft_check(c, d->y_nla, d->y_ref, r);
+    }
     if (!aa || !ab || !bound) {
         snprintf(r->error, sizeof r->error, "out of memory for the check");
         free(aa);
@@ -288,6 +294,8 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
     memset(r, 0, sizeof *r);
     r->c = *c;
     r->threads = cfg->threads;
+    if (strcmp(c->op->unit, "GB/s") == 0)
+        r->stream_gbs = cfg->stream_gbs;
     c->op->shape(c, r->shape, sizeof r->shape);
     r->ran_on = nla_backend_name(nla_context_backend(ctx));
     if (data_init(&d, c) != 0) {

@@ -19,7 +19,8 @@
 #include <stdint.h>
 #include "nla.h"
 
-#define NLA_PLUGIN_ABI 1
+/* 2: FFT entries added */
+#define NLA_PLUGIN_ABI 2
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -75,6 +76,16 @@ struct nla_backend_ops {
     /* batch >= 1; a single GEMM is batch == 1 with strides 0 */
     NLA_BACKEND_GEMM(double, dgemm);
     NLA_BACKEND_GEMM(float, sgemm);
+
+    /* FFT plans.  desc is validated and resolved: howmany >= 1, strides
+       and dists >= 1 (no zeros), scale != 0.  The backend's plan (*impl)
+       must be safe to execute from many threads at once.  fft_execute gets
+       in and out already checked (in == out only in the layouts nla.h
+       allows).  A backend may leave all three NULL: plans on it are then
+       NLA_ENOTSUP. */
+    nla_status (*fft_plan)(const nla_exec *ex, const nla_fft_desc *desc, void **impl);
+    nla_status (*fft_execute)(const void *impl, const void *in, void *out);
+    void (*fft_destroy)(void *impl);
 };
 
 typedef int (*nla_plugin_abi_fn)(void);

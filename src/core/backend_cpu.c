@@ -6,6 +6,7 @@
 #include <string.h>
 #include "internal.h"
 #include "blas/blas_cpu.h"
+#include "fft/fft_cpu.h"
 
 static int cpu_available(char *why, size_t len)
 {
@@ -60,4 +61,7 @@ const struct nla_backend_ops nla_cpu_backend = {
     .sspmv = nla_cpu_sspmv,
     .dgemm = nla_cpu_dgemm,
     .sgemm = nla_cpu_sgemm,
+    .fft_plan = nla_cpu_fft_plan,
+    .fft_execute = nla_cpu_fft_execute,
+    .fft_destroy = nla_cpu_fft_destroy,
 };

@@ -11,8 +11,10 @@
  *   - B is packed in micro-panels of NR columns: b[l*NR + j], l < kc.
  *   - The microkernel computes, for a full MR x NR tile,
  *         C = alpha * A_panel * B_panel + beta * C
- *     and must not read C when beta == 0.  Partial tiles are handled by the
- *     driver (through an MR x NR scratch tile), so kernels see full tiles.
+ *     and must not read C when beta == 0.  Edge tiles use the kernels for
+ *     fewer row vectors; what is left over goes through an MR x NR scratch
+ *     tile in the driver, so kernels never see partial vectors.
+ *   - Small GEMMs skip packing: the direct kernels read A and B in place.
  *   - Packed panels are 64-byte aligned; C is only element-aligned.
  * Block sizes: MC (rows of A packed at once, a multiple of MR, sized for
  * L2), KC (depth, sized so an A micro-panel and a B micro-panel stay in
@@ -29,17 +31,33 @@
 
 /* the largest MR*NR of any table (the driver's scratch tile) */
 #define NLA_GEMM_MAX_TILE 512
+/* the most vectors in MR of any table */
+#define NLA_GEMM_MAX_MV 4
 
 typedef struct nla_gemm_blocks {
     int mr, nr;       /* register tile */
     int mc, kc, nc;   /* cache blocks: mc % mr == 0, nc % nr == 0 */
+    int mv;           /* vectors in mr (mr / mv rows per vector) */
 } nla_gemm_blocks;
 
 #define NLA_KERNEL_FNS(T, P)                                                   \
-    /* C[mr x nr] = alpha * A_panel * B_panel + beta * C (C not read if      \
-       beta == 0); k may be 0 */                                               \
-    void (*P##gemm_ukr)(int64_t k, T alpha, const T *a, const T *b, T beta,    \
-                        T *c, int64_t ldc);                                    \
+    /* gemm_ukr[v-1]: C[v*VL x nr] = alpha * A_panel * B_panel + beta * C    \
+       on the first v vectors (VL = mr/mv rows each) of the MR-row panel,    \
+       v = 1..mv (C not read if beta == 0); k may be 0 */                      \
+    void (*P##gemm_ukr[NLA_GEMM_MAX_MV])(int64_t k, T alpha, const T *a,       \
+                        const T *b, T beta, T *c, int64_t ldc);                \
+    /* gemm_dir[v-1]: the same on unpacked operands, A(i,l) = a[i + l*as],   \
+       B(l,j) = b[l*bsl + j*bsj]: all v*VL rows and nr columns are read */    \
+    void (*P##gemm_dir[NLA_GEMM_MAX_MV])(int64_t k, T alpha, const T *a,       \
+                        int64_t as, const T *b, int64_t bsl, int64_t bsj,      \
+                        T beta, T *c, int64_t ldc);                            \
+    /* pack a micro-panel of width MR (pack_mr, for A) or NR (pack_nr, for \
+       B): dst[l*W + i] = src[i*si + l*sl], i < len <= W, zero-padded to W, \
+       l < kc; dst 64-byte aligned */                                          \
+    void (*P##pack_mr)(int64_t kc, int64_t len, const T *src, int64_t si,      \
+                       int64_t sl, T *dst);                                    \
+    void (*P##pack_nr)(int64_t kc, int64_t len, const T *src, int64_t si,      \
+                       int64_t sl, T *dst);                                    \
     /* y[0..n) += alpha * x[0..n) */                                           \
     void (*P##axpy)(int64_t n, T alpha, const T *x, T *y);                     \
     /* sum x[i] * y[i], i < n */                                               \

@@ -25,6 +25,7 @@
 #define D_MR (D_MV * (NLA_VBYTES / 8))
 #define S_MR (S_MV * (NLA_VBYTES / 4))
 _Static_assert(D_MR * D_NR <= NLA_GEMM_MAX_TILE, "double tile too large");
+_Static_assert(D_MV <= NLA_GEMM_MAX_MV && S_MV <= NLA_GEMM_MAX_MV, "MV too large");
 _Static_assert(S_MR * S_NR <= NLA_GEMM_MAX_TILE, "float tile too large");
 _Static_assert(D_MC % D_MR == 0 && D_NC % D_NR == 0, "double blocks");
 _Static_assert(S_MC % S_MR == 0 && S_NC % S_NR == 0, "float blocks");
@@ -55,15 +56,21 @@ _Static_assert(S_MC % S_MR == 0 && S_NC % S_NR == 0, "float blocks");
 
 const nla_kernels NLA_KTAB = {
     .name = NLA_KNAME,
-    .dblk = { D_MR, D_NR, D_MC, D_KC, D_NC },
-    .sblk = { S_MR, S_NR, S_MC, S_KC, S_NC },
-    .dgemm_ukr = d_gemm_ukr,
+    .dblk = { D_MR, D_NR, D_MC, D_KC, D_NC, D_MV },
+    .sblk = { S_MR, S_NR, S_MC, S_KC, S_NC, S_MV },
+    .dgemm_ukr = { d_gemm_ukr1, d_gemm_ukr2, d_gemm_ukr3, d_gemm_ukr4 },
+    .dgemm_dir = { d_gemm_dir1, d_gemm_dir2, d_gemm_dir3, d_gemm_dir4 },
+    .dpack_mr = d_pack_mr,
+    .dpack_nr = d_pack_nr,
     .daxpy = d_axpy,
     .ddot = d_dot,
     .dgemv_n = d_gemv_n,
     .dgemv_t = d_gemv_t,
     .daxpy_dot = d_axpy_dot,
-    .sgemm_ukr = s_gemm_ukr,
+    .sgemm_ukr = { s_gemm_ukr1, s_gemm_ukr2, s_gemm_ukr3, s_gemm_ukr4 },
+    .sgemm_dir = { s_gemm_dir1, s_gemm_dir2, s_gemm_dir3, s_gemm_dir4 },
+    .spack_mr = s_pack_mr,
+    .spack_nr = s_pack_nr,
     .saxpy = s_axpy,
     .sdot = s_dot,
     .sgemv_n = s_gemv_n,
@@ -103,36 +110,47 @@ static inline KT_T KT(hsum)(VEC v)
     return s;
 }
 
-static void KT(gemm_ukr)(int64_t k, KT_T alpha, const KT_T *a, const KT_T *b,
-                         KT_T beta, KT_T *c, int64_t ldc)
+/*
+ * The register tile: C[MVX*VL x NR] = alpha * A * B + beta * C with
+ * A(i, l) = a[i + l*as] and B(l, j) = b[l*bsl + j*bsj].  The packed
+ * kernels pass constant strides (as = MR, bsl = NR, bsj = 1); the direct
+ * ones (small GEMMs, unpacked operands) pass the matrices' own.
+ */
+static inline __attribute__((always_inline)) void
+KT(ukr_body)(const int MVX, int64_t k, KT_T alpha, const KT_T *a, int64_t as,
+             const KT_T *b, int64_t bsl, int64_t bsj, KT_T beta, KT_T *c,
+             int64_t ldc)
 {
     VEC acc[KT_NR][KT_MV];
 
     KT_UNROLL
     for (int j = 0; j < KT_NR; j++) {
         KT_UNROLL
-        for (int v = 0; v < KT_MV; v++)
+        for (int v = 0; v < MVX; v++) {
             acc[j][v] = SPLAT(0);
+            __builtin_prefetch(c + j * ldc + v * KT_VL, 1);
+        }
     }
+    _Pragma("GCC unroll 4")
     for (int64_t l = 0; l < k; l++) {
         VEC av[KT_MV];
         KT_UNROLL
-        for (int v = 0; v < KT_MV; v++)
-            av[v] = *(const VEC *)(const void *)(a + v * KT_VL);
+        for (int v = 0; v < MVX; v++)
+            av[v] = LOADU(a + v * KT_VL);
         KT_UNROLL
         for (int j = 0; j < KT_NR; j++) {
-            VEC bj = SPLAT(b[j]);
+            VEC bj = SPLAT(b[j * bsj]);
             KT_UNROLL
-            for (int v = 0; v < KT_MV; v++)
+            for (int v = 0; v < MVX; v++)
                 acc[j][v] += av[v] * bj;
         }
-        a += KT_MV * KT_VL;
-        b += KT_NR;
+        a += as;
+        b += bsl;
     }
     KT_UNROLL
     for (int j = 0; j < KT_NR; j++) {
         KT_UNROLL
-        for (int v = 0; v < KT_MV; v++) {
+        for (int v = 0; v < MVX; v++) {
             KT_T *cp = c + j * ldc + v * KT_VL;
             VEC r = SPLAT(alpha) * acc[j][v];
             if (beta != 0)
@@ -140,6 +158,100 @@ static void KT(gemm_ukr)(int64_t k, KT_T alpha, const KT_T *a, const KT_T *b,
             STOREU(cp, r);
         }
     }
+}
+
+#define KT_MR (KT_MV * KT_VL)
+/* packed micro-panels, the first v of MV vectors of rows */
+#define KT_UKR_PACKED(v)                                                       \
+    static void KT(gemm_ukr##v)(int64_t k, KT_T alpha, const KT_T *a,          \
+                                const KT_T *b, KT_T beta, KT_T *c, int64_t ldc)\
+    {                                                                          \
+        KT(ukr_body)(v < KT_MV ? v : KT_MV, k, alpha, a, KT_MR, b, KT_NR, 1,   \
+                     beta, c, ldc);                                            \
+    }
+/* unpacked operands */
+#define KT_UKR_DIRECT(v)                                                       \
+    static void KT(gemm_dir##v)(int64_t k, KT_T alpha, const KT_T *a,          \
+                                int64_t as, const KT_T *b, int64_t bsl,        \
+                                int64_t bsj, KT_T beta, KT_T *c, int64_t ldc)  \
+    {                                                                          \
+        KT(ukr_body)(v < KT_MV ? v : KT_MV, k, alpha, a, as, b, bsl, bsj,      \
+                     beta, c, ldc);                                            \
+    }
+KT_UKR_PACKED(1)
+KT_UKR_PACKED(2)
+KT_UKR_PACKED(3)
+KT_UKR_PACKED(4)
+KT_UKR_DIRECT(1)
+KT_UKR_DIRECT(2)
+KT_UKR_DIRECT(3)
+KT_UKR_DIRECT(4)
+#undef KT_UKR_PACKED
+#undef KT_UKR_DIRECT
+#undef KT_MR
+
+/*
+ * One W-wide micro-panel: dst[l*W + i] = src[i*si + l*sl] for i < len,
+ * zero for len <= i < W, l < kc.  W is a constant in each caller, so the
+ * loops unroll and vectorize.  The common cases are contiguous along i
+ * (si == 1: op(A) not transposed, op(B) transposed) or along l (sl == 1).
+ */
+static inline __attribute__((always_inline)) void
+KT(pack_w)(const int W, int64_t kc, int64_t len, const KT_T *restrict src,
+           int64_t si, int64_t sl, KT_T *restrict dst)
+{
+    if (len == W && si == 1) {
+        for (int64_t l = 0; l < kc; l++, dst += W) {
+            const KT_T *s = src + l * sl;
+            __builtin_prefetch(s + 8 * sl);
+            if (W % KT_VL == 0) {
+                KT_UNROLL
+                for (int v = 0; v < W / KT_VL; v++)
+                    *(VEC *)(void *)(dst + v * KT_VL) = LOADU(s + v * KT_VL);
+            } else {
+                KT_UNROLL
+                for (int i = 0; i < W; i++)
+                    dst[i] = s[i];
+            }
+        }
+    } else if (len == W && sl == 1) {
+        /* W streams along l; blocks of 8 steps keep each stream's line hot */
+        int64_t l = 0;
+        for (; l + 8 <= kc; l += 8, dst += 8 * W) {
+            KT_UNROLL
+            for (int i = 0; i < W; i++) {
+                const KT_T *s = src + i * si + l;
+                KT_UNROLL
+                for (int u = 0; u < 8; u++)
+                    dst[u * W + i] = s[u];
+            }
+        }
+        for (; l < kc; l++, dst += W) {
+            KT_UNROLL
+            for (int i = 0; i < W; i++)
+                dst[i] = src[i * si + l];
+        }
+    } else {
+        for (int64_t l = 0; l < kc; l++, dst += W) {
+            int64_t i = 0;
+            for (; i < len; i++)
+                dst[i] = src[i * si + l * sl];
+            for (; i < W; i++)
+                dst[i] = 0;
+        }
+    }
+}
+
+static void KT(pack_mr)(int64_t kc, int64_t len, const KT_T *src, int64_t si,
+                        int64_t sl, KT_T *dst)
+{
+    KT(pack_w)(KT_MV * KT_VL, kc, len, src, si, sl, dst);
+}
+
+static void KT(pack_nr)(int64_t kc, int64_t len, const KT_T *src, int64_t si,
+                        int64_t sl, KT_T *dst)
+{
+    KT(pack_w)(KT_NR, kc, len, src, si, sl, dst);
 }
 
 static void KT(axpy)(int64_t n, KT_T alpha, const KT_T *x, KT_T *y)

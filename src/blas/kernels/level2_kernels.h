@@ -1,0 +1,66 @@
+/*
+ * level2_kernels.h - the per-ISA table of level-2 kernels (gemv, gbmv,
+ * spmv), apart from the GEMM table in kernels.h so that each can be tuned
+ * on its own.
+ *
+ * One table per instruction set, each made by compiling
+ * level2_kernels_tmpl.h with that ISA's flags (l2_generic.c, l2_avx2.c,
+ * l2_avx512.c).  The drivers (src/blas/level2_tmpl.h) reduce every call to
+ * unit-stride x and y and hand a block of y to a kernel; each kernel reads
+ * its part of the matrix once.
+ *
+ * Summation orders are fixed by the shape alone (never by the block a
+ * kernel is given), so gemv and gbmv give the same bits for any thread
+ * count; spmv's order depends on how the columns are split.
+ *
+ * beta == 0 never reads y.
+ */
+#ifndef NLA_BLAS_LEVEL2_KERNELS_H
+#define NLA_BLAS_LEVEL2_KERNELS_H
+
+#include <stdint.h>
+
+/* Bands of at most this many diagonals (kl+ku+1) take the diagonal-wise
+   form; wider ones the column (NoTrans) or dot (Trans) form. */
+#define NLA_L2_DIAG_MAX 8
+
+#define NLA_L2_KERNEL_FNS(T, P)                                                \
+    /* y[0..m) += A[0..m, 0..n) * x[0..n), A column-major */                   \
+    void (*P##gemv_n)(int64_t m, int64_t n, const T *a, int64_t lda,           \
+                      const T *x, T *y);                                       \
+    /* y[j] = beta*y[j] + alpha * A[0..m, j] . x[0..m), j < n */               \
+    void (*P##gemv_t)(int64_t m, int64_t n, const T *a, int64_t lda,           \
+                      const T *x, T alpha, T beta, T *y);                      \
+    /* band A (LAPACK storage, kl <= m-1, ku <= n-1): for i in [lo, hi)      \
+       y[i] = beta*y[i] + alpha * (A*x)[i]  (gbmv_n),                         \
+       y[i] = beta*y[i] + alpha * (A'*x)[i] (gbmv_t) */                       \
+    void (*P##gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
+                      const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
+                      T *y, int64_t lo, int64_t hi);                           \
+    void (*P##gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
+                      const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
+                      T *y, int64_t lo, int64_t hi);                           \
+    /* packed symmetric, columns [j0, j1): acc += (those columns' part of A)  \
+       * x, each stored entry read once for its two contributions.  acc must  \
+       be zero on the rows the columns touch: [0, j1) upper, [j0, n) lower. */ \
+    void (*P##spmv_u)(int64_t n, const T *ap, const T *x, T *acc, int64_t j0,  \
+                      int64_t j1);                                             \
+    void (*P##spmv_l)(int64_t n, const T *ap, const T *x, T *acc, int64_t j0,  \
+                      int64_t j1);
+
+typedef struct nla_l2_kernels {
+    const char *name; /* "generic", "avx2", "avx512" */
+    NLA_L2_KERNEL_FNS(double, d)
+    NLA_L2_KERNEL_FNS(float, s)
+} nla_l2_kernels;
+
+extern const nla_l2_kernels nla_l2_kernels_generic;
+#ifdef NLA_HAVE_X86_KERNELS
+extern const nla_l2_kernels nla_l2_kernels_avx2;
+extern const nla_l2_kernels nla_l2_kernels_avx512;
+#endif
+
+/* The table for nla_cpu_isa_id(). */
+const nla_l2_kernels *nla_l2_kernels_get(void);
+
+#endif

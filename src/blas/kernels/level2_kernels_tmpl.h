@@ -1,0 +1,614 @@
+/*
+ * level2_kernels_tmpl.h - the level-2 kernels (level2_kernels.h), compiled
+ * once per ISA.
+ *
+ * An ISA file (l2_generic.c, l2_avx2.c, l2_avx512.c) defines
+ *   NLA_L2TAB   the table's name (nla_l2_kernels_avx2, ...)
+ *   NLA_KNAME   its printable name ("avx2")
+ *   NLA_VBYTES  the vector width in bytes (16, 32, 64)
+ * and includes this file once; it includes itself once per precision.  The
+ * code uses GCC/Clang vector extensions, so the ISA flags decide the
+ * instructions; partial vectors at the end of a column use masked loads
+ * and stores where the ISA has them (AVX-512; AVX2 loads only).
+ *
+ * Every kernel reads each matrix entry once, as one stream where the
+ * storage allows it:
+ *   gemv_n  eight columns per pass over y (y traffic 1/8 of A's);
+ *   gemv_t  four dot products per pass over x;
+ *   gbmv    NoTrans: a vector of rows at a time, summing the column
+ *           segments that cross it (each a contiguous load) in registers;
+ *           Trans: one dot per stored column; and for bands of at most
+ *           NLA_L2_DIAG_MAX diagonals, whose columns are too short to
+ *           vectorise, by rows (columns for Trans) with the diagonals
+ *           unrolled;
+ *   spmv    four columns at a time, each entry used for its axpy and its
+ *           dot (acc traffic a quarter of AP's).
+ */
+#ifndef LT_T /* ------------------------------------------- per ISA, outer */
+
+#include <stdint.h>
+#include <string.h>
+#include "level2_kernels.h"
+#if NLA_VBYTES >= 32
+#include <immintrin.h>
+#endif
+
+#if !defined(NLA_L2TAB) || !defined(NLA_VBYTES)
+#error "define NLA_L2TAB and NLA_VBYTES before including level2_kernels_tmpl.h"
+#endif
+
+#define LT_T double
+#define LT_P d
+#define LT_DOUBLE 1
+#define LT_VL (NLA_VBYTES / 8)
+#include "level2_kernels_tmpl.h"
+#undef LT_T
+#undef LT_P
+#undef LT_DOUBLE
+#undef LT_VL
+
+#define LT_T float
+#define LT_P s
+#define LT_DOUBLE 0
+#define LT_VL (NLA_VBYTES / 4)
+#include "level2_kernels_tmpl.h"
+#undef LT_T
+#undef LT_P
+#undef LT_DOUBLE
+#undef LT_VL
+
+const nla_l2_kernels NLA_L2TAB = {
+    .name = NLA_KNAME,
+    .dgemv_n = d_gemv_n,
+    .dgemv_t = d_gemv_t,
+    .dgbmv_n = d_gbmv_n,
+    .dgbmv_t = d_gbmv_t,
+    .dspmv_u = d_spmv_u,
+    .dspmv_l = d_spmv_l,
+    .sgemv_n = s_gemv_n,
+    .sgemv_t = s_gemv_t,
+    .sgbmv_n = s_gbmv_n,
+    .sgbmv_t = s_gbmv_t,
+    .sspmv_u = s_spmv_u,
+    .sspmv_l = s_spmv_l,
+};
+
+#else /* ----------------------------------------------- per precision */
+
+#define LN_(p, name) p##_##name
+#define LN(p, name) LN_(p, name)
+#define L(name) LN(LT_P, name)
+#define VEC L(vec)
+#define UVEC L(uvec)
+#define INLINE static inline __attribute__((always_inline))
+#define UNROLL _Pragma("GCC unroll 16")
+
+typedef LT_T VEC __attribute__((vector_size(NLA_VBYTES)));
+/* for element-aligned memory */
+typedef LT_T UVEC __attribute__((vector_size(NLA_VBYTES), aligned(sizeof(LT_T)),
+                                 may_alias));
+
+#define SPLAT(s) ((LT_T)(s) - (VEC){ 0 })
+#define LOADU(p) (*(const UVEC *)(const void *)(p))
+#define STOREU(p, v) (*(UVEC *)(void *)(p) = (v))
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+/* The first k lanes (0 < k < LT_VL) of p, zeros in the others. */
+INLINE VEC L(loadn)(const LT_T *p, int64_t k)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    return (VEC)_mm512_maskz_loadu_pd((__mmask8)((1u << k) - 1), p);
+#elif NLA_VBYTES == 64
+    return (VEC)_mm512_maskz_loadu_ps((__mmask16)((1u << k) - 1), p);
+#elif NLA_VBYTES == 32 && LT_DOUBLE
+    __m256i m = _mm256_cmpgt_epi64(_mm256_set1_epi64x(k), _mm256_setr_epi64x(0, 1, 2, 3));
+    return (VEC)_mm256_maskload_pd(p, m);
+#elif NLA_VBYTES == 32
+    __m256i m = _mm256_cmpgt_epi32(_mm256_set1_epi32((int)k),
+                                   _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    return (VEC)_mm256_maskload_ps(p, m);
+#else
+    VEC v = SPLAT(0);
+    for (int64_t t = 0; t < k; t++)
+        v[t] = p[t];
+    return v;
+#endif
+}
+
+/* Store the first k lanes (0 < k < LT_VL) of v at p. */
+INLINE void L(storen)(LT_T *p, VEC v, int64_t k)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    _mm512_mask_storeu_pd(p, (__mmask8)((1u << k) - 1), (__m512d)v);
+#elif NLA_VBYTES == 64
+    _mm512_mask_storeu_ps(p, (__mmask16)((1u << k) - 1), (__m512)v);
+#else
+    /* AVX2's masked stores are slow on AMD: store lane by lane */
+    for (int64_t t = 0; t < k; t++)
+        p[t] = v[t];
+#endif
+}
+
+/* lanes summed in a fixed order (pairwise halves) */
+INLINE LT_T L(hsum)(VEC v)
+{
+    LT_T s[LT_VL];
+    memcpy(s, &v, sizeof s);
+    UNROLL
+    for (int h = LT_VL / 2; h >= 1; h /= 2)
+        UNROLL
+        for (int t = 0; t < h; t++)
+            s[t] += s[t + h];
+    return s[0];
+}
+
+/* beta*y + alpha*s; beta == 0 does not read y */
+INLINE LT_T L(blend)(LT_T alpha, LT_T s, LT_T beta, const LT_T *y)
+{
+    return beta == 0 ? alpha * s : beta * *y + alpha * s;
+}
+
+/* a[0..len) . x[0..len): two accumulators, the partial vector into the
+   first, then the lanes */
+INLINE LT_T L(dot)(int64_t len, const LT_T *a, const LT_T *x)
+{
+    VEC s0 = SPLAT(0), s1 = SPLAT(0);
+    int64_t i = 0;
+
+    for (; i + 2 * LT_VL <= len; i += 2 * LT_VL) {
+        s0 += LOADU(a + i) * LOADU(x + i);
+        s1 += LOADU(a + i + LT_VL) * LOADU(x + i + LT_VL);
+    }
+    if (i + LT_VL <= len) {
+        s0 += LOADU(a + i) * LOADU(x + i);
+        i += LT_VL;
+    }
+    if (i < len)
+        s1 += L(loadn)(a + i, len - i) * L(loadn)(x + i, len - i);
+    return L(hsum)(s0 + s1);
+}
+
+/* ---------------------------------------------------------------- gemv */
+
+/* y[0..m) += A[:, 0..C) x[0..C): even columns into one sum, odd into
+   another, so that the chain of dependent adds is C/2 long */
+INLINE void L(gemv_nc)(const int C, int64_t m, const LT_T *a, int64_t lda,
+                       const LT_T *x, LT_T *y)
+{
+    VEC xv[8];
+    int64_t i = 0;
+
+    UNROLL
+    for (int c = 0; c < C; c++)
+        xv[c] = SPLAT(x[c]);
+    for (; i + LT_VL <= m; i += LT_VL) {
+        VEC t0 = LOADU(y + i), t1 = SPLAT(0);
+        UNROLL
+        for (int c = 0; c < C; c += 2) {
+            t0 += LOADU(a + c * lda + i) * xv[c];
+            if (c + 1 < C)
+                t1 += LOADU(a + (c + 1) * lda + i) * xv[c + 1];
+        }
+        STOREU(y + i, t0 + t1);
+    }
+    if (i < m) {
+        int64_t k = m - i;
+        VEC t0 = L(loadn)(y + i, k), t1 = SPLAT(0);
+        UNROLL
+        for (int c = 0; c < C; c += 2) {
+            t0 += L(loadn)(a + c * lda + i, k) * xv[c];
+            if (c + 1 < C)
+                t1 += L(loadn)(a + (c + 1) * lda + i, k) * xv[c + 1];
+        }
+        L(storen)(y + i, t0 + t1, k);
+    }
+}
+
+static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
+                      LT_T *y)
+{
+    int64_t j = 0;
+
+    for (; j + 8 <= n; j += 8)
+        L(gemv_nc)(8, m, a + j * lda, lda, x + j, y);
+    if (j + 4 <= n) {
+        L(gemv_nc)(4, m, a + j * lda, lda, x + j, y);
+        j += 4;
+    }
+    if (j + 2 <= n) {
+        L(gemv_nc)(2, m, a + j * lda, lda, x + j, y);
+        j += 2;
+    }
+    if (j < n)
+        L(gemv_nc)(1, m, a + j * lda, lda, x + j, y);
+}
+
+/* Four columns' dots in one pass over x, each in the order of L(dot). */
+static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
+                      LT_T alpha, LT_T beta, LT_T *y)
+{
+    int64_t j = 0;
+
+    for (; j + 4 <= n; j += 4) {
+        const LT_T *c0 = a + j * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
+        VEC s0[4], s1[4];
+        int64_t i = 0;
+
+        UNROLL
+        for (int u = 0; u < 4; u++)
+            s0[u] = s1[u] = SPLAT(0);
+        for (; i + 2 * LT_VL <= m; i += 2 * LT_VL) {
+            VEC x0 = LOADU(x + i), x1 = LOADU(x + i + LT_VL);
+            s0[0] += LOADU(c0 + i) * x0;
+            s0[1] += LOADU(c1 + i) * x0;
+            s0[2] += LOADU(c2 + i) * x0;
+            s0[3] += LOADU(c3 + i) * x0;
+            s1[0] += LOADU(c0 + i + LT_VL) * x1;
+            s1[1] += LOADU(c1 + i + LT_VL) * x1;
+            s1[2] += LOADU(c2 + i + LT_VL) * x1;
+            s1[3] += LOADU(c3 + i + LT_VL) * x1;
+        }
+        if (i + LT_VL <= m) {
+            VEC x0 = LOADU(x + i);
+            s0[0] += LOADU(c0 + i) * x0;
+            s0[1] += LOADU(c1 + i) * x0;
+            s0[2] += LOADU(c2 + i) * x0;
+            s0[3] += LOADU(c3 + i) * x0;
+            i += LT_VL;
+        }
+        if (i < m) {
+            int64_t k = m - i;
+            VEC x0 = L(loadn)(x + i, k);
+            s1[0] += L(loadn)(c0 + i, k) * x0;
+            s1[1] += L(loadn)(c1 + i, k) * x0;
+            s1[2] += L(loadn)(c2 + i, k) * x0;
+            s1[3] += L(loadn)(c3 + i, k) * x0;
+        }
+        UNROLL
+        for (int u = 0; u < 4; u++)
+            y[j + u] = L(blend)(alpha, L(hsum)(s0[u] + s1[u]), beta, y + j + u);
+    }
+    for (; j < n; j++)
+        y[j] = L(blend)(alpha, L(dot)(m, a + j * lda, x), beta, y + j);
+}
+
+/* ---------------------------------------------------------------- gbmv */
+
+/*
+ * Diagonal-wise form for narrow bands: row i (NoTrans) or column j (Trans)
+ * of the band is W entries, summed with the diagonals unrolled.  W is a
+ * constant in each call (see the switch), so the loop over the diagonals
+ * disappears.  Rows away from the matrix's edges only.
+ *
+ * NoTrans, row i: A(i, i-kl+r) = ab[(kl+ku) + (i-kl)*ldab + r*(ldab-1)].
+ * Trans, column j: A(j-ku+r, j) = ab[r + j*ldab].
+ */
+INLINE void L(gbmv_n_diag)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    const LT_T *p = ab + (kl + ku) + (lo - kl) * ldab;
+    const LT_T *xp = x + lo - kl;
+
+    for (int64_t i = lo; i < hi; i++, p += ldab, xp++) {
+        LT_T s = 0;
+        UNROLL
+        for (int r = 0; r < W; r++)
+            s += p[r * (ldab - 1)] * xp[r];
+        y[i] = L(blend)(alpha, s, beta, y + i);
+    }
+}
+
+INLINE void L(gbmv_t_diag)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
+                           const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
+                           int64_t hi)
+{
+    const LT_T *p = ab + lo * ldab;
+    const LT_T *xp = x + lo - ku;
+
+    for (int64_t j = lo; j < hi; j++, p += ldab, xp++) {
+        LT_T s = 0;
+        UNROLL
+        for (int r = 0; r < W; r++)
+            s += p[r] * xp[r];
+        y[j] = L(blend)(alpha, s, beta, y + j);
+    }
+}
+
+/* The same sums near the edges, where part of the band lies outside A. */
+static void L(gbmv_n_edge)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t j0 = MAX(0, i - kl), j1 = MIN(n - 1, i + ku);
+        LT_T s = 0;
+        for (int64_t j = j0; j <= j1; j++)
+            s += ab[ku + i - j + j * ldab] * x[j];
+        y[i] = L(blend)(alpha, s, beta, y + i);
+    }
+}
+
+static void L(gbmv_t_edge)(int64_t m, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    for (int64_t j = lo; j < hi; j++) {
+        int64_t i0 = MAX(0, j - ku), i1 = MIN(m - 1, j + kl);
+        LT_T s = 0;
+        for (int64_t i = i0; i <= i1; i++)
+            s += ab[ku + i - j + j * ldab] * x[i];
+        y[j] = L(blend)(alpha, s, beta, y + j);
+    }
+}
+
+#define L2_DIAG_CASES(CALL)                                                    \
+    switch (w) {                                                               \
+    case 1: CALL(1); break;                                                    \
+    case 2: CALL(2); break;                                                    \
+    case 3: CALL(3); break;                                                    \
+    case 4: CALL(4); break;                                                    \
+    case 5: CALL(5); break;                                                    \
+    case 6: CALL(6); break;                                                    \
+    case 7: CALL(7); break;                                                    \
+    default: CALL(8); break;                                                   \
+    }
+
+/* Rows [lo, hi) of y = beta*y + alpha*A*x, narrow band. */
+static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                           const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                           LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+{
+    int w = (int)(kl + ku + 1);
+    /* interior rows: i - kl >= 0 and i + ku <= n - 1 */
+    int64_t a = MIN(MAX(lo, kl), hi), b = MAX(MIN(hi, MIN(m, n - ku)), a);
+
+    (void)m;
+    L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+#define L2_N_DIAG(W) L(gbmv_n_diag)(W, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
+    L2_DIAG_CASES(L2_N_DIAG)
+#undef L2_N_DIAG
+    L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+}
+
+/* acc[t] += p[t] * s for lanes t in [t0, t1) only (others unchanged, not
+   read from p: they may lie outside the band or the array) */
+INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    return (VEC)_mm512_mask3_fmadd_pd(_mm512_maskz_loadu_pd(m, p), _mm512_set1_pd(s),
+                                      (__m512d)acc, m);
+#elif NLA_VBYTES == 64
+    __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    return (VEC)_mm512_mask3_fmadd_ps(_mm512_maskz_loadu_ps(m, p), _mm512_set1_ps(s),
+                                      (__m512)acc, m);
+#elif NLA_VBYTES == 32 && LT_DOUBLE
+    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
+    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
+                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+    VEC t = acc + (VEC)_mm256_maskload_pd(p, m) * SPLAT(s);
+    return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
+#elif NLA_VBYTES == 32
+    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
+                                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+    VEC t = acc + (VEC)_mm256_maskload_ps(p, m) * SPLAT(s);
+    return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
+#else
+    for (int64_t t = t0; t < t1; t++)
+        acc[t] += p[t] * s;
+    return acc;
+#endif
+}
+
+/*
+ * Rows [lo, hi) of y = beta*y + alpha*A*x, one vector of rows at a time
+ * with its sum in registers: the columns crossing the rows [i0, i0+VL)
+ * each add a vector (a stored column is contiguous along the rows), the
+ * columns at the band's edges only on their lanes.  y is read and written
+ * once and no store is reloaded.  The rows sweep the band storage
+ * diagonally, which the hardware does not prefetch well, so the storage
+ * L2_PF_COLS columns ahead is prefetched.  Columns alternate between two
+ * sums; the order depends on i0 (a multiple of VL whatever the block).
+ */
+#ifndef L2_PF_COLS
+#define L2_PF_COLS 64
+#endif
+static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                             int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
+                             LT_T *y, int64_t lo, int64_t hi)
+{
+    for (int64_t i0 = lo; i0 < hi; i0 += LT_VL) {
+        int64_t nr = MIN(LT_VL, hi - i0);
+        int64_t j0 = MAX(0, i0 - kl), j1 = MIN(n - 1, i0 + nr - 1 + ku);
+        /* whole-vector columns: j - ku <= i0 and j + kl >= i0 + VL - 1 */
+        int64_t f0 = MAX(j0, i0 + LT_VL - 1 - kl), f1 = MIN(j1, i0 + ku);
+        const LT_T *p = ab + ku + i0;
+        VEC a0 = SPLAT(0), a1 = SPLAT(0), r;
+        int64_t j = j0;
+        uintptr_t pf = (uintptr_t)(ab + (i0 + ku + L2_PF_COLS) * ldab);
+
+        for (uintptr_t b = 0; b < LT_VL * (uintptr_t)ldab * sizeof(LT_T); b += 64)
+            __builtin_prefetch((const void *)(pf + b));
+        if (nr < LT_VL)
+            f0 = f1 + 1; /* a partial vector of rows: lanes only */
+        /* each column goes into a0, then the sums swap (a0 + a1 commutes) */
+        for (; j < f0 && j <= j1; j++) {
+            r = L(fma_lanes)(a0, p + j * (ldab - 1), x[j], MAX(0, j - ku - i0),
+                             MIN(nr, j + kl - i0 + 1));
+            a0 = a1;
+            a1 = r;
+        }
+        for (; j + 1 <= f1; j += 2) {
+            a0 += LOADU(p + j * (ldab - 1)) * SPLAT(x[j]);
+            a1 += LOADU(p + (j + 1) * (ldab - 1)) * SPLAT(x[j + 1]);
+        }
+        for (; j <= j1; j++) {
+            if (j <= f1)
+                r = a0 + LOADU(p + j * (ldab - 1)) * SPLAT(x[j]);
+            else
+                r = L(fma_lanes)(a0, p + j * (ldab - 1), x[j], MAX(0, j - ku - i0),
+                                 MIN(nr, j + kl - i0 + 1));
+            a0 = a1;
+            a1 = r;
+        }
+        r = SPLAT(alpha) * (a0 + a1);
+        if (nr == LT_VL) {
+            if (beta != 0)
+                r += SPLAT(beta) * LOADU(y + i0);
+            STOREU(y + i0, r);
+        } else {
+            if (beta != 0)
+                r += SPLAT(beta) * L(loadn)(y + i0, nr);
+            L(storen)(y + i0, r, nr);
+        }
+    }
+}
+
+static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                      int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                      int64_t lo, int64_t hi)
+{
+    if (kl + ku + 1 <= NLA_L2_DIAG_MAX)
+        L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    else
+        L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+}
+
+/* Elements [lo, hi) of y = beta*y + alpha*A'*x: one dot per stored column
+   (diagonals unrolled for narrow bands). */
+static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                      int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                      int64_t lo, int64_t hi)
+{
+    int w = (int)(kl + ku + 1);
+    /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
+    int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
+
+    if (w > NLA_L2_DIAG_MAX) {
+        for (int64_t j = lo; j < hi; j++) {
+            int64_t i0 = MAX(0, j - ku), i1 = MIN(m - 1, j + kl);
+            LT_T s = i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab, x + i0)
+                              : 0;
+            y[j] = L(blend)(alpha, s, beta, y + j);
+        }
+        return;
+    }
+    L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+#define L2_T_DIAG(W) L(gbmv_t_diag)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
+    L2_DIAG_CASES(L2_T_DIAG)
+#undef L2_T_DIAG
+    L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+}
+
+/* ---------------------------------------------------------------- spmv */
+
+/*
+ * C columns j..j+C-1 of the packed matrix: col[q][i] is A(i, j+q) for the
+ * rows [r0, r1) that all C columns store off the diagonal block (upper:
+ * [0, j); lower: [j+C, n)).  One pass over those rows does the C axpys
+ * into acc and the C dots with x; the C x C diagonal block is done after,
+ * entry by entry.  Each stored entry is read once.
+ */
+INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
+                          LT_T *acc, int64_t j, int64_t r0, int64_t r1, int upper)
+{
+    VEC xv[4], s[4];
+    LT_T d[4];
+    int64_t i = r0;
+
+    UNROLL
+    for (int q = 0; q < C; q++) {
+        xv[q] = SPLAT(x[j + q]);
+        s[q] = SPLAT(0);
+    }
+    for (; i + LT_VL <= r1; i += LT_VL) {
+        VEC xi = LOADU(x + i), t = LOADU(acc + i);
+        UNROLL
+        for (int q = 0; q < C; q++) {
+            VEC aq = LOADU(col[q] + i);
+            t += aq * xv[q];
+            s[q] += aq * xi;
+        }
+        STOREU(acc + i, t);
+    }
+    if (i < r1) {
+        int64_t k = r1 - i;
+        VEC xi = L(loadn)(x + i, k), t = L(loadn)(acc + i, k);
+        UNROLL
+        for (int q = 0; q < C; q++) {
+            VEC aq = L(loadn)(col[q] + i, k);
+            t += aq * xv[q];
+            s[q] += aq * xi;
+        }
+        L(storen)(acc + i, t, k);
+    }
+    UNROLL
+    for (int q = 0; q < C; q++)
+        d[q] = L(hsum)(s[q]);
+    /* the diagonal block: off-diagonal (r, c) entries serve both ways */
+    for (int q = 0; q < C; q++) {
+        int64_t c = j + q;
+        int64_t a0 = upper ? j : c + 1, a1 = upper ? c : j + C;
+        for (int64_t r = a0; r < a1; r++) {
+            LT_T v = col[q][r];
+            acc[r] += v * x[c];
+            d[q] += v * x[r];
+        }
+        acc[c] += col[q][c] * x[c] + d[q];
+    }
+}
+
+static void L(spmv_u)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
+                      int64_t j1)
+{
+    int64_t j = j0;
+
+    (void)n;
+    for (; j + 4 <= j1; j += 4) {
+        const LT_T *col[4];
+        for (int q = 0; q < 4; q++)
+            col[q] = ap + (j + q) * (j + q + 1) / 2;
+        L(spmv_block)(4, col, x, acc, j, 0, j, 1);
+    }
+    for (; j < j1; j++) {
+        const LT_T *col[1] = { ap + j * (j + 1) / 2 };
+        L(spmv_block)(1, col, x, acc, j, 0, j, 1);
+    }
+}
+
+static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
+                      int64_t j1)
+{
+    int64_t j = j0;
+
+    /* col[q] is offset so that col[q][i] is A(i, j+q) */
+    for (; j + 4 <= j1; j += 4) {
+        const LT_T *col[4];
+        for (int q = 0; q < 4; q++)
+            col[q] = ap + (j + q) * (2 * n - (j + q) - 1) / 2;
+        L(spmv_block)(4, col, x, acc, j, j + 4, n, 0);
+    }
+    for (; j < j1; j++) {
+        const LT_T *col[1] = { ap + j * (2 * n - j - 1) / 2 };
+        L(spmv_block)(1, col, x, acc, j, j + 1, n, 0);
+    }
+}
+
+#undef LN_
+#undef LN
+#undef L
+#undef VEC
+#undef UVEC
+#undef INLINE
+#undef UNROLL
+#undef SPLAT
+#undef LOADU
+#undef STOREU
+#undef MIN
+#undef MAX
+#undef L2_DIAG_CASES
+
+#endif

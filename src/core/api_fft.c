@@ -1,0 +1,242 @@
+/*
+ * api_fft.c - the FFT front end: every argument of plan creation and
+ * execution is checked here, the descriptor is resolved (zeros become
+ * defaults), and the context's backend builds and runs the plan.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+
+#define PLAN_MAGIC 0x4e4c4146u   /* "NLAF" */
+
+struct nla_fft_plan {
+    uint32_t magic;
+    nla_fft_desc desc;                   /* resolved: no zeros */
+    const struct nla_backend_ops *ops;
+    void *impl;                          /* the backend's plan */
+};
+
+static const char *kind_name(nla_fft_kind k)
+{
+    return k == NLA_FFT_C2C ? "C2C" : k == NLA_FFT_R2C ? "R2C" : "C2R";
+}
+
+/* Elements of one transform's input and output (in their own types). */
+static void lengths(const nla_fft_desc *d, int64_t *lin, int64_t *lout)
+{
+    int64_t half = d->n / 2 + 1;
+    *lin = d->kind == NLA_FFT_C2R ? half : d->n;
+    *lout = d->kind == NLA_FFT_R2C ? half : d->n;
+}
+
+static int chk_enums(nla_check *ck, const nla_fft_desc *d)
+{
+    if (d->kind != NLA_FFT_C2C && d->kind != NLA_FFT_R2C && d->kind != NLA_FFT_C2R)
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc->kind has unknown value %d (expected NLA_FFT_C2C, "
+                "NLA_FFT_R2C or NLA_FFT_C2R)", (int)d->kind)), 1;
+    if (d->precision != NLA_DOUBLE && d->precision != NLA_FLOAT)
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc->precision has unknown value %d (expected NLA_DOUBLE or "
+                "NLA_FLOAT)", (int)d->precision)), 1;
+    if (d->direction != NLA_FFT_FORWARD && d->direction != NLA_FFT_BACKWARD)
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc->direction has unknown value %d (expected NLA_FFT_FORWARD "
+                "or NLA_FFT_BACKWARD)", (int)d->direction)), 1;
+    return 0;
+}
+
+/* (howmany-1)*dist + (len-1)*stride + 1 elements of elsize bytes fit. */
+static int chk_extent(nla_check *ck, const char *side, int64_t len, int64_t stride,
+                      int64_t dist, int64_t howmany, size_t elsize)
+{
+    int64_t a, b, span, bytes;
+    if (nla_mul_overflows(howmany - 1, dist, &a) ||
+        nla_mul_overflows(len - 1, stride, &b) || nla_add_overflows(a, b, &span) ||
+        nla_add_overflows(span, 1, &span) ||
+        nla_mul_overflows(span, (int64_t)elsize, &bytes) ||
+        (uint64_t)bytes > (uint64_t)PTRDIFF_MAX || (uint64_t)bytes > (uint64_t)SIZE_MAX) {
+        ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                              "desc: the %s extent (howmany-1)*%sdist+(len-1)*%sstride+1 "
+                              "overflows size_t", side, side[0] == 'i' ? "i" : "o",
+                              side[0] == 'i' ? "i" : "o");
+        return 1;
+    }
+    return 0;
+}
+
+/* Checks *d and writes the resolved copy to *r. */
+static int chk_desc(nla_check *ck, const nla_fft_desc *d, nla_fft_desc *r)
+{
+    int64_t lin, lout;
+    size_t real = d->precision == NLA_DOUBLE ? sizeof(double) : sizeof(float);
+    size_t esin, esout;
+
+    if (chk_enums(ck, d))
+        return 1;
+    if (d->n < 1)
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc->n (%lld) < 1", (long long)d->n)), 1;
+    if (nla_chk_nonneg(ck, "desc->howmany", d->howmany) ||
+        nla_chk_nonneg(ck, "desc->istride", d->istride) ||
+        nla_chk_nonneg(ck, "desc->idist", d->idist) ||
+        nla_chk_nonneg(ck, "desc->ostride", d->ostride) ||
+        nla_chk_nonneg(ck, "desc->odist", d->odist))
+        return 1;
+    if (!isfinite(d->scale))
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc->scale (%g) is not finite", d->scale)), 1;
+    *r = *d;
+    lengths(d, &lin, &lout);
+    r->howmany = d->howmany ? d->howmany : 1;
+    r->istride = d->istride ? d->istride : 1;
+    r->ostride = d->ostride ? d->ostride : 1;
+    esin = d->kind == NLA_FFT_R2C ? real : 2 * real;
+    esout = d->kind == NLA_FFT_C2R ? real : 2 * real;
+    /* a default dist is one transform's extent; the extent checks below
+       also cover these products */
+    if (nla_mul_overflows(lin, r->istride, &r->idist) ||
+        nla_mul_overflows(lout, r->ostride, &r->odist))
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc: the extent of one transform, length*stride, overflows "
+                "int64_t")), 1;
+    if (d->idist)
+        r->idist = d->idist;
+    if (d->odist)
+        r->odist = d->odist;
+    r->scale = d->scale != 0 ? d->scale : 1.0;
+    if (chk_extent(ck, "input", lin, r->istride, r->idist, r->howmany, esin) ||
+        chk_extent(ck, "output", lout, r->ostride, r->odist, r->howmany, esout))
+        return 1;
+    if (r->howmany > 1 && lout > 1 &&
+        !(r->odist >= lout * r->ostride || r->ostride >= r->howmany * r->odist))
+        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
+                "desc->odist (%lld) and desc->ostride (%lld): the %lld outputs "
+                "of %lld elements overlap (need odist >= %lld*ostride or "
+                "ostride >= howmany*odist)", (long long)r->odist,
+                (long long)r->ostride, (long long)r->howmany, (long long)lout,
+                (long long)lout)), 1;
+    return 0;
+}
+
+NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *desc,
+                                       nla_fft_plan **plan)
+{
+    static const char fn[] = "nla_fft_plan_create";
+    nla_check ck = NLA_CHECK_INIT(ctx, fn);
+    nla_fft_desc r;
+    nla_fft_plan *p;
+    nla_exec ex;
+    nla_status s;
+
+    if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "desc", desc, 1) ||
+        nla_chk_ptr(&ck, "plan", plan, 1) || chk_desc(&ck, desc, &r))
+        return ck.status;
+    if (r.kind == NLA_FFT_R2C)
+        r.direction = NLA_FFT_FORWARD;
+    else if (r.kind == NLA_FFT_C2R)
+        r.direction = NLA_FFT_BACKWARD;
+    nla_ok(ctx);
+    if (!ctx->ops->fft_plan || !ctx->ops->fft_execute || !ctx->ops->fft_destroy)
+        return nla_fail(ctx, NLA_ENOTSUP, fn, "the %s backend has no FFT",
+                        ctx->ops->name);
+    p = calloc(1, sizeof *p);
+    if (!p)
+        return nla_fail(ctx, NLA_ENOMEM, fn, "cannot allocate the plan");
+    p->desc = r;
+    p->ops = ctx->ops;
+    nla_exec_init(&ex, ctx);
+    s = nla_exec_done(ctx, fn, ctx->ops->fft_plan(&ex, &r, &p->impl));
+    if (s != NLA_OK) {
+        free(p);
+        return s;
+    }
+    p->magic = PLAN_MAGIC;
+    *plan = p;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_direction dir,
+                                   nla_precision prec, nla_fft_plan **plan)
+{
+    nla_fft_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = NLA_FFT_C2C;
+    d.precision = prec;
+    d.direction = dir;
+    d.n = n;
+    return nla_fft_plan_create(ctx, &d, plan);
+}
+
+/* in == out: allowed for one transform, or when each transform's output
+   occupies exactly the bytes of its own input (see nla.h). */
+static int inplace_ok(const nla_fft_desc *d)
+{
+    if (d->howmany == 1)
+        return 1;
+    switch (d->kind) {
+    case NLA_FFT_C2C: return d->istride == d->ostride && d->idist == d->odist;
+    case NLA_FFT_R2C:
+        return d->istride == 1 && d->ostride == 1 && d->idist == 2 * d->odist;
+    default:
+        return d->istride == 1 && d->ostride == 1 && d->odist == 2 * d->idist;
+    }
+}
+
+static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *in,
+                          void *out, int typed, nla_fft_kind kind, nla_precision prec)
+{
+    nla_status s;
+    if (!plan)
+        return nla_fail(NULL, NLA_EINVAL, fn, "plan is NULL");
+    if (plan->magic != PLAN_MAGIC)
+        return nla_fail(NULL, NLA_EINVAL, fn, "plan is not a live FFT plan");
+    if (typed && (plan->desc.kind != kind || plan->desc.precision != prec))
+        return nla_fail(NULL, NLA_EINVAL, fn, "plan is a %s %s plan, not %s %s",
+                        plan->desc.precision == NLA_DOUBLE ? "double" : "float",
+                        kind_name(plan->desc.kind),
+                        prec == NLA_DOUBLE ? "double" : "float", kind_name(kind));
+    if (!in)
+        return nla_fail(NULL, NLA_EINVAL, fn, "in is NULL");
+    if (!out)
+        return nla_fail(NULL, NLA_EINVAL, fn, "out is NULL");
+    if (in == out && !inplace_ok(&plan->desc))
+        return nla_fail(NULL, NLA_EINVAL, fn,
+                        "in == out, but this %s plan's layout cannot run in place "
+                        "(istride %lld, idist %lld, ostride %lld, odist %lld; see nla.h)",
+                        kind_name(plan->desc.kind), (long long)plan->desc.istride,
+                        (long long)plan->desc.idist, (long long)plan->desc.ostride,
+                        (long long)plan->desc.odist);
+    s = plan->ops->fft_execute(plan->impl, in, out);
+    if (s != NLA_OK)
+        return nla_fail(NULL, s, fn, "%s", nla_strerror(s));
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fft_execute(const nla_fft_plan *plan, const void *in, void *out)
+{
+    return execute("nla_fft_execute", plan, in, out, 0, NLA_FFT_C2C, NLA_DOUBLE);
+}
+
+#define TYPED(name, T, K, PREC)                                                \
+    NLA_API nla_status nla_fft_execute_##name(const nla_fft_plan *plan,        \
+                                              const T *in, T *out)             \
+    {                                                                          \
+        return execute("nla_fft_execute_" #name, plan, in, out, 1, K, PREC);   \
+    }
+TYPED(c2c_d, double, NLA_FFT_C2C, NLA_DOUBLE)
+TYPED(c2c_s, float, NLA_FFT_C2C, NLA_FLOAT)
+TYPED(r2c_d, double, NLA_FFT_R2C, NLA_DOUBLE)
+TYPED(r2c_s, float, NLA_FFT_R2C, NLA_FLOAT)
+TYPED(c2r_d, double, NLA_FFT_C2R, NLA_DOUBLE)
+TYPED(c2r_s, float, NLA_FFT_C2R, NLA_FLOAT)
+
+NLA_API void nla_fft_plan_destroy(nla_fft_plan *plan)
+{
+    if (!plan || plan->magic != PLAN_MAGIC)
+        return;
+    plan->magic = 0;
+    plan->ops->fft_destroy(plan->impl);
+    free(plan);
+}

@@ -1,0 +1,579 @@
+/*
+ * api_opt.c - the Frank-Wolfe front end: every argument of the nla_fw_*
+ * routines is checked here, before anything is allocated or written; the
+ * work is done in src/opt.  Messages read "routine: argument ...".
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "check.h"
+#include "opt/fw.h"
+
+/* --------------------------------------------------------------- helpers */
+
+static int chk_fail(nla_check *ck, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int chk_fail(nla_check *ck, const char *fmt, ...)
+{
+    char buf[NLA_MSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn, "%s", buf);
+    return 1;
+}
+
+/* a finite v > 0 (or >= 0 when zero_ok) */
+static int chk_real(nla_check *ck, const char *name, double v, int zero_ok)
+{
+    if (isfinite(v) && (v > 0 || (zero_ok && v == 0)))
+        return 0;
+    return chk_fail(ck, "%s (%g) is not a finite number %s 0", name, v,
+                    zero_ok ? ">=" : ">");
+}
+
+static int chk_pos(nla_check *ck, const char *name, int64_t v)
+{
+    if (v >= 1)
+        return 0;
+    return chk_fail(ck, "%s (%lld) < 1", name, (long long)v);
+}
+
+/* n doubles fit in memory */
+static int chk_len(nla_check *ck, const char *name, int64_t n)
+{
+    return nla_chk_vector_extent(ck, name, n, 1, sizeof(double));
+}
+
+static int chk_cpu(nla_check *ck, nla_context *ctx)
+{
+    if (ctx->backend == NLA_BACKEND_CPU)
+        return 0;
+    ck->status = nla_fail(ctx, NLA_ENOTSUP, ck->fn,
+                          "ctx: Frank-Wolfe runs on the CPU backend only (ctx is %s)",
+                          nla_backend_name(ctx->backend));
+    return 1;
+}
+
+static nla_status nomem(const char *fn)
+{
+    return nla_fail(NULL, NLA_ENOMEM, fn, "cannot allocate the object");
+}
+
+/* ------------------------------------------------------------------ sets */
+
+static nla_status set_new(nla_fw_set **out, const char *fn, fw_set_kind kind, int64_t n,
+                          double r)
+{
+    nla_fw_set *s = calloc(1, sizeof *s);
+    if (!s)
+        return nomem(fn);
+    s->kind = kind;
+    s->n = n;
+    s->r = r;
+    s->m = 1;
+    s->cols = n;
+    *out = s;
+    nla_ok(NULL);
+    return NLA_OK;
+}
+
+static nla_status radius_set(nla_fw_set **set, const char *fn, fw_set_kind kind,
+                             int64_t n, double r)
+{
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+        chk_real(&ck, "r", r, 0))
+        return ck.status;
+    return set_new(set, fn, kind, n, r);
+}
+
+NLA_API nla_status nla_fw_set_create_prob_simplex(nla_fw_set **set, int64_t n, double r)
+{
+    return radius_set(set, "nla_fw_set_create_prob_simplex", FW_SET_PROB_SIMPLEX, n, r);
+}
+
+NLA_API nla_status nla_fw_set_create_unit_simplex(nla_fw_set **set, int64_t n, double r)
+{
+    return radius_set(set, "nla_fw_set_create_unit_simplex", FW_SET_UNIT_SIMPLEX, n, r);
+}
+
+NLA_API nla_status nla_fw_set_create_l1_ball(nla_fw_set **set, int64_t n, double r)
+{
+    return radius_set(set, "nla_fw_set_create_l1_ball", FW_SET_L1, n, r);
+}
+
+NLA_API nla_status nla_fw_set_create_linf_ball(nla_fw_set **set, int64_t n, double r)
+{
+    return radius_set(set, "nla_fw_set_create_linf_ball", FW_SET_LINF, n, r);
+}
+
+NLA_API nla_status nla_fw_set_create_box(nla_fw_set **set, int64_t n, const double *lo,
+                                         const double *hi)
+{
+    static const char fn[] = "nla_fw_set_create_box";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    nla_fw_set *s = NULL;
+    nla_status st;
+
+    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+        nla_chk_ptr(&ck, "lo", lo, 1) || nla_chk_ptr(&ck, "hi", hi, 1))
+        return ck.status;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(lo[i]))
+            return chk_fail(&ck, "lo[%lld] (%g) is not finite", (long long)i, lo[i]),
+                   ck.status;
+        if (!isfinite(hi[i]))
+            return chk_fail(&ck, "hi[%lld] (%g) is not finite", (long long)i, hi[i]),
+                   ck.status;
+        if (lo[i] > hi[i])
+            return chk_fail(&ck, "lo[%lld] (%g) > hi[%lld] (%g)", (long long)i, lo[i],
+                            (long long)i, hi[i]), ck.status;
+    }
+    if ((st = set_new(&s, fn, FW_SET_BOX, n, 1.0)) != NLA_OK)
+        return st;
+    s->lo = malloc((size_t)n * sizeof(double));
+    s->hi = malloc((size_t)n * sizeof(double));
+    if (!s->lo || !s->hi) {
+        nla_fw_set_destroy(s);
+        return nomem(fn);
+    }
+    memcpy(s->lo, lo, (size_t)n * sizeof(double));
+    memcpy(s->hi, hi, (size_t)n * sizeof(double));
+    *set = s;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_set_create_ksparse(nla_fw_set **set, int64_t n, int64_t k,
+                                             double r)
+{
+    static const char fn[] = "nla_fw_set_create_ksparse";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    nla_status st;
+
+    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+        chk_pos(&ck, "k", k) || chk_real(&ck, "r", r, 0))
+        return ck.status;
+    if (k > n)
+        return chk_fail(&ck, "k (%lld) > n (%lld)", (long long)k, (long long)n), ck.status;
+    if ((st = set_new(set, fn, FW_SET_KSPARSE, n, r)) == NLA_OK)
+        (*set)->k = k;
+    return st;
+}
+
+NLA_API nla_status nla_fw_set_create_nuclear_ball(nla_fw_set **set, int64_t m, int64_t n,
+                                                  double r, double tol, int64_t max_iter)
+{
+    static const char fn[] = "nla_fw_set_create_nuclear_ball";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    nla_status st;
+    int64_t mn;
+
+    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
+        chk_real(&ck, "r", r, 0) || chk_pos(&ck, "max_iter", max_iter))
+        return ck.status;
+    if (nla_mul_overflows(m, n, &mn) || chk_len(&ck, "m*n", mn))
+        return chk_fail(&ck, "m*n (%lld*%lld) overflows", (long long)m, (long long)n),
+               ck.status;
+    if (!(tol > 0 && tol < 1))
+        return chk_fail(&ck, "tol (%g) is not in (0, 1)", tol), ck.status;
+    if ((st = set_new(set, fn, FW_SET_NUCLEAR, mn, r)) == NLA_OK) {
+        (*set)->m = m;
+        (*set)->cols = n;
+        (*set)->tol = tol;
+        (*set)->max_iter = max_iter;
+    }
+    return st;
+}
+
+NLA_API nla_status nla_fw_set_create_user(nla_fw_set **set, int64_t n, nla_fw_lmo_fn lmo,
+                                          void *user)
+{
+    static const char fn[] = "nla_fw_set_create_user";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    nla_status st;
+
+    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+        nla_chk_ptr(&ck, "lmo", (const void *)(uintptr_t)lmo, 1))
+        return ck.status;
+    if ((st = set_new(set, fn, FW_SET_USER, n, 1.0)) == NLA_OK) {
+        (*set)->lmo = lmo;
+        (*set)->user = user;
+    }
+    return st;
+}
+
+NLA_API void nla_fw_set_destroy(nla_fw_set *set)
+{
+    if (!set)
+        return;
+    free(set->lo);
+    free(set->hi);
+    free(set);
+}
+
+NLA_API int64_t nla_fw_set_dim(const nla_fw_set *set)
+{
+    return set ? set->n : -1;
+}
+
+static int chk_finite_vec(nla_check *ck, const char *name, const double *v, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (!isfinite(v[i]))
+            return chk_fail(ck, "%s[%lld] (%g) is not finite", name, (long long)i, v[i]);
+    return 0;
+}
+
+NLA_API nla_status nla_fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
+                                  double *v)
+{
+    static const char fn[] = "nla_fw_set_lmo";
+    nla_check ck = NLA_CHECK_INIT(ctx, fn);
+    fw_lmo_work w;
+    nla_status s;
+
+    if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "set", set, 1) ||
+        nla_chk_ptr(&ck, "g", g, 1) || nla_chk_ptr(&ck, "v", v, 1) || chk_cpu(&ck, ctx) ||
+        chk_finite_vec(&ck, "g", g, set->n))
+        return ck.status;
+    nla_ok(ctx);
+    if ((s = fw_lmo_work_init(&w, set)) != NLA_OK)
+        return nla_fail(ctx, s, fn, "cannot allocate the workspace");
+    s = fw_set_lmo(ctx, set, g, &w);
+    if (s == NLA_OK) {
+        memset(v, 0, (size_t)set->n * sizeof(double));
+        fw_vx_axpy(&w.v, 1.0, v, set->n, set->kind == FW_SET_NUCLEAR ? set->m : 1);
+    }
+    fw_lmo_work_free(&w);
+    return s == NLA_OK ? s : nla_fail(ctx, s, fn, "%s", nla_strerror(s));
+}
+
+/* ------------------------------------------------------------ objectives */
+
+static nla_status obj_new(nla_fw_objective **out, const char *fn, fw_obj_kind kind,
+                          int64_t n, fw_op op)
+{
+    nla_fw_objective *o = calloc(1, sizeof *o);
+    if (!o)
+        return nomem(fn);
+    o->kind = kind;
+    o->n = n;
+    o->op = op;
+    *out = o;
+    nla_ok(NULL);
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_objective_create_user(nla_fw_objective **obj, int64_t n,
+                                                nla_fw_fn f, void *user)
+{
+    static const char fn[] = "nla_fw_objective_create_user";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    fw_op none;
+    nla_status st;
+
+    memset(&none, 0, sizeof none);
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+        nla_chk_ptr(&ck, "f", (const void *)(uintptr_t)f, 1))
+        return ck.status;
+    if ((st = obj_new(obj, fn, FW_OBJ_USER, n, none)) == NLA_OK) {
+        (*obj)->fn = f;
+        (*obj)->user = user;
+    }
+    return st;
+}
+
+static fw_op make_op(fw_op_kind kind, int64_t rows, int64_t cols, const double *a,
+                     int64_t ld, int64_t kl, int64_t ku, nla_uplo uplo)
+{
+    fw_op op;
+    op.kind = kind;
+    op.rows = rows;
+    op.cols = cols;
+    op.a = a;
+    op.ld = ld;
+    op.kl = kl;
+    op.ku = ku;
+    op.uplo = uplo;
+    return op;
+}
+
+static nla_status lsq_new(nla_fw_objective **obj, const char *fn, fw_op op,
+                          const double *b)
+{
+    nla_status st = obj_new(obj, fn, FW_OBJ_LSQ, op.cols, op);
+    if (st == NLA_OK)
+        (*obj)->b = b;
+    return st;
+}
+
+static nla_status quad_new(nla_fw_objective **obj, const char *fn, fw_op op,
+                           const double *c)
+{
+    nla_status st = obj_new(obj, fn, FW_OBJ_QUAD, op.cols, op);
+    if (st == NLA_OK)
+        (*obj)->c = c;
+    return st;
+}
+
+NLA_API nla_status nla_fw_objective_create_lsq(nla_fw_objective **obj, int64_t m, int64_t n,
+                                               const double *a, int64_t lda,
+                                               const double *b)
+{
+    static const char fn[] = "nla_fw_objective_create_lsq";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
+        nla_chk_ld(&ck, "lda", lda, "max(1,m)", m) || nla_chk_ptr(&ck, "a", a, 1) ||
+        nla_chk_ptr(&ck, "b", b, 1) ||
+        nla_chk_matrix_extent(&ck, "a", m, n, lda, sizeof(double)) ||
+        chk_len(&ck, "b", m) || chk_len(&ck, "x", n))
+        return ck.status;
+    return lsq_new(obj, fn, make_op(FW_OP_DENSE, m, n, a, lda, 0, 0, NLA_UPPER), b);
+}
+
+NLA_API nla_status nla_fw_objective_create_lsq_band(nla_fw_objective **obj, int64_t m,
+                                                    int64_t n, int64_t kl, int64_t ku,
+                                                    const double *ab, int64_t ldab,
+                                                    const double *b)
+{
+    static const char fn[] = "nla_fw_objective_create_lsq_band";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
+        nla_chk_nonneg(&ck, "kl", kl) || nla_chk_nonneg(&ck, "ku", ku) ||
+        nla_chk_ldab(&ck, ldab, kl, ku) || nla_chk_ptr(&ck, "ab", ab, 1) ||
+        nla_chk_ptr(&ck, "b", b, 1) ||
+        nla_chk_matrix_extent(&ck, "ab", kl + ku + 1, n, ldab, sizeof(double)) ||
+        chk_len(&ck, "b", m) || chk_len(&ck, "x", n))
+        return ck.status;
+    return lsq_new(obj, fn, make_op(FW_OP_BAND, m, n, ab, ldab, kl, ku, NLA_UPPER), b);
+}
+
+NLA_API nla_status nla_fw_objective_create_lsq_packed(nla_fw_objective **obj,
+                                                      nla_uplo uplo, int64_t n,
+                                                      const double *ap, const double *b)
+{
+    static const char fn[] = "nla_fw_objective_create_lsq_packed";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || nla_chk_uplo(&ck, "uplo", uplo) ||
+        chk_pos(&ck, "n", n) || nla_chk_ptr(&ck, "ap", ap, 1) ||
+        nla_chk_ptr(&ck, "b", b, 1) || nla_chk_packed_extent(&ck, "ap", n, sizeof(double)))
+        return ck.status;
+    return lsq_new(obj, fn, make_op(FW_OP_PACKED, n, n, ap, n, 0, 0, uplo), b);
+}
+
+NLA_API nla_status nla_fw_objective_create_quad(nla_fw_objective **obj, int64_t n,
+                                                const double *q, int64_t ldq,
+                                                const double *c)
+{
+    static const char fn[] = "nla_fw_objective_create_quad";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "n", n) ||
+        nla_chk_ld(&ck, "ldq", ldq, "max(1,n)", n) || nla_chk_ptr(&ck, "q", q, 1) ||
+        nla_chk_matrix_extent(&ck, "q", n, n, ldq, sizeof(double)))
+        return ck.status;
+    return quad_new(obj, fn, make_op(FW_OP_DENSE, n, n, q, ldq, 0, 0, NLA_UPPER), c);
+}
+
+NLA_API nla_status nla_fw_objective_create_quad_packed(nla_fw_objective **obj,
+                                                       nla_uplo uplo, int64_t n,
+                                                       const double *qp, const double *c)
+{
+    static const char fn[] = "nla_fw_objective_create_quad_packed";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || nla_chk_uplo(&ck, "uplo", uplo) ||
+        chk_pos(&ck, "n", n) || nla_chk_ptr(&ck, "qp", qp, 1) ||
+        nla_chk_packed_extent(&ck, "qp", n, sizeof(double)))
+        return ck.status;
+    return quad_new(obj, fn, make_op(FW_OP_PACKED, n, n, qp, n, 0, 0, uplo), c);
+}
+
+NLA_API nla_status nla_fw_objective_create_quad_band(nla_fw_objective **obj, int64_t n,
+                                                     int64_t k, const double *qb,
+                                                     int64_t ldqb, const double *c)
+{
+    static const char fn[] = "nla_fw_objective_create_quad_band";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+
+    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "n", n) ||
+        nla_chk_nonneg(&ck, "k", k))
+        return ck.status;
+    if (k > (INT64_MAX - 1) / 2 || ldqb < 2 * k + 1)
+        return chk_fail(&ck, "ldqb (%lld) < 2k+1", (long long)ldqb), ck.status;
+    if (nla_chk_ptr(&ck, "qb", qb, 1) ||
+        nla_chk_matrix_extent(&ck, "qb", 2 * k + 1, n, ldqb, sizeof(double)))
+        return ck.status;
+    return quad_new(obj, fn, make_op(FW_OP_BAND, n, n, qb, ldqb, k, k, NLA_UPPER), c);
+}
+
+NLA_API void nla_fw_objective_destroy(nla_fw_objective *obj)
+{
+    free(obj);
+}
+
+NLA_API int64_t nla_fw_objective_dim(const nla_fw_objective *obj)
+{
+    return obj ? obj->n : -1;
+}
+
+NLA_API nla_status nla_fw_objective_eval(nla_context *ctx, const nla_fw_objective *obj,
+                                         const double *x, double *f, double *grad)
+{
+    static const char fn[] = "nla_fw_objective_eval";
+    nla_check ck = NLA_CHECK_INIT(ctx, fn);
+    nla_status s;
+
+    if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "obj", obj, 1) ||
+        nla_chk_ptr(&ck, "x", x, 1) || nla_chk_ptr(&ck, "f", f, 1) || chk_cpu(&ck, ctx))
+        return ck.status;
+    nla_ok(ctx);
+    s = fw_obj_eval(ctx, obj, x, f, grad);
+    return s == NLA_OK ? s : nla_fail(ctx, s, fn, "%s", nla_strerror(s));
+}
+
+/* --------------------------------------------------------------- options */
+
+NLA_API nla_status nla_fw_options_create(nla_fw_options **opt)
+{
+    static const char fn[] = "nla_fw_options_create";
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);
+    nla_fw_options *o;
+
+    if (nla_chk_ptr(&ck, "opt", opt, 1))
+        return ck.status;
+    if (!(o = malloc(sizeof *o)))
+        return nomem(fn);
+    fw_options_default(o);
+    *opt = o;
+    nla_ok(NULL);
+    return NLA_OK;
+}
+
+NLA_API void nla_fw_options_destroy(nla_fw_options *opt)
+{
+    free(opt);
+}
+
+#define OPT_CHECK(name)                                                        \
+    static const char fn[] = name;                                             \
+    nla_check ck = NLA_CHECK_INIT(NULL, fn);                                   \
+    if (nla_chk_ptr(&ck, "opt", opt, 1))                                       \
+        return ck.status
+
+NLA_API nla_status nla_fw_options_set_variant(nla_fw_options *opt, nla_fw_variant v)
+{
+    OPT_CHECK("nla_fw_options_set_variant");
+    if (v != NLA_FW_VANILLA && v != NLA_FW_AWAY && v != NLA_FW_PAIRWISE)
+        return chk_fail(&ck, "v has unknown value %d (expected NLA_FW_VANILLA, "
+                        "NLA_FW_AWAY or NLA_FW_PAIRWISE)", (int)v), ck.status;
+    opt->variant = v;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_step(nla_fw_options *opt, nla_fw_step_rule rule,
+                                           double L)
+{
+    OPT_CHECK("nla_fw_options_set_step");
+    if (rule != NLA_FW_AGNOSTIC && rule != NLA_FW_SHORT_STEP && rule != NLA_FW_ADAPTIVE &&
+        rule != NLA_FW_EXACT)
+        return chk_fail(&ck, "rule has unknown value %d (expected NLA_FW_AGNOSTIC, "
+                        "NLA_FW_SHORT_STEP, NLA_FW_ADAPTIVE or NLA_FW_EXACT)", (int)rule),
+               ck.status;
+    if (chk_real(&ck, "L", L, rule != NLA_FW_SHORT_STEP))
+        return ck.status;
+    opt->rule = rule;
+    opt->L = L;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_tol(nla_fw_options *opt, double tol)
+{
+    OPT_CHECK("nla_fw_options_set_tol");
+    if (chk_real(&ck, "tol", tol, 1))
+        return ck.status;
+    opt->tol = tol;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_max_iter(nla_fw_options *opt, int64_t max_iter)
+{
+    OPT_CHECK("nla_fw_options_set_max_iter");
+    if (nla_chk_nonneg(&ck, "max_iter", max_iter))
+        return ck.status;
+    opt->max_iter = max_iter;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_time_limit(nla_fw_options *opt, double seconds)
+{
+    OPT_CHECK("nla_fw_options_set_time_limit");
+    if (chk_real(&ck, "seconds", seconds, 1))
+        return ck.status;
+    opt->time_limit = seconds;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_callback(nla_fw_options *opt, nla_fw_callback cb,
+                                               void *user)
+{
+    OPT_CHECK("nla_fw_options_set_callback");
+    opt->cb = cb;
+    opt->cb_user = user;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
+                                              int64_t every)
+{
+    OPT_CHECK("nla_fw_options_set_verbose");
+    if (out && every < 1)
+        return chk_fail(&ck, "every (%lld) < 1", (long long)every), ck.status;
+    opt->out = out;
+    opt->every = out ? every : 0;
+    return NLA_OK;
+}
+
+/* ----------------------------------------------------------------- solve */
+
+NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
+                                const nla_fw_set *set, const nla_fw_options *opt,
+                                double *x, nla_fw_result *res)
+{
+    static const char fn[] = "nla_fw_solve";
+    nla_check ck = NLA_CHECK_INIT(ctx, fn);
+    nla_fw_options defaults;
+    char why[160];
+    int bad;
+
+    if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "obj", obj, 1) ||
+        nla_chk_ptr(&ck, "set", set, 1) || nla_chk_ptr(&ck, "x", x, 1) ||
+        chk_cpu(&ck, ctx))
+        return ck.status;
+    if (obj->n != set->n)
+        return chk_fail(&ck, "obj (dimension %lld) and set (dimension %lld) differ",
+                        (long long)obj->n, (long long)set->n), ck.status;
+    if (!opt) {
+        fw_options_default(&defaults);
+        opt = &defaults;
+    }
+    if (opt->rule == NLA_FW_EXACT && obj->kind == FW_OBJ_USER)
+        return chk_fail(&ck, "opt: the exact line search needs a built-in objective, "
+                        "obj is a user callback"), ck.status;
+    bad = fw_set_infeasible(set, x, why, sizeof why);
+    if (bad < 0)
+        return nla_fail(ctx, NLA_ENOMEM, fn, "cannot allocate the feasibility test");
+    if (bad)
+        return chk_fail(&ck, "x is not in the feasible set: %s", why), ck.status;
+    nla_ok(ctx);
+    return fw_solve(ctx, obj, set, opt, x, res);
+}

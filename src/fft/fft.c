@@ -1,0 +1,193 @@
+/*
+ * fft.c - the CPU FFT: twiddles, scratch, and the backend entries.  The
+ * transforms themselves are in fft_tmpl.h, included once per precision.
+ */
+#include <math.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+#include "core/internal.h"
+#include "fft/fft_cpu.h"
+#include "fft/kernels/kernels.h"
+
+/* exp(sign * 2*pi*i * k/n), accurate to about an ulp: k is reduced to the
+   first octant in integers (as FFTW does), so the angle given to cos and
+   sin is at most pi/4.  n < 2^60. */
+static void twiddle(int64_t k, int64_t n, int sign, double *re, double *im)
+{
+    int64_t n4 = 4 * n, m, q = n;   /* angle = 2*pi*m/n4 */
+    unsigned octant = 0;
+    double c, s, t, theta;
+
+    k %= n;
+    if (k < 0)
+        k += n;
+    m = 4 * k;
+    if (m > n4 - m) {
+        m = n4 - m;
+        octant |= 4;
+    }
+    if (m - q > 0) {
+        m -= q;
+        octant |= 2;
+    }
+    if (m > q - m) {
+        m = q - m;
+        octant |= 1;
+    }
+    theta = 6.283185307179586476925286766559 * ((double)m / (double)n4);
+    c = cos(theta);
+    s = sin(theta);
+    if (octant & 1) {
+        t = c;
+        c = s;
+        s = t;
+    }
+    if (octant & 2) {
+        t = c;
+        c = -s;
+        s = t;
+    }
+    if (octant & 4)
+        s = -s;
+    *re = c;
+    *im = sign < 0 ? -s : s;
+}
+
+/* exp(sign * i*pi * (j^2 mod 2n)/n): the Bluestein chirp, exact angle
+   reduction in integers (j^2 mod 2n by unsigned 128-bit arithmetic). */
+static void chirp(int64_t j, int64_t n, int sign, double *re, double *im)
+{
+    unsigned __int128 jj = (unsigned __int128)(uint64_t)j * (uint64_t)j;
+    int64_t r = (int64_t)(jj % (unsigned __int128)(uint64_t)(2 * n));
+    twiddle(r, 2 * n, sign, re, im);
+}
+
+static void *alloc_aligned(size_t bytes)
+{
+    size_t rounded = (bytes + 63) & ~(size_t)63;
+    if (rounded < bytes)
+        return NULL;
+    return aligned_alloc(64, rounded ? rounded : 64);
+}
+
+/* A plan's cached scratch: taken by one execution at a time; the others
+   allocate their own.  This keeps execution thread-safe without a lock. */
+struct scratch_pool {
+    atomic_int busy;
+    void *mem;
+    size_t bytes;
+};
+
+static void *scratch_get(struct scratch_pool *sp, int *from_pool)
+{
+    int expected = 0;
+    *from_pool = 0;
+    if (sp->bytes == 0)
+        return NULL;
+    if (atomic_compare_exchange_strong(&sp->busy, &expected, 1)) {
+        if (!sp->mem)
+            sp->mem = alloc_aligned(sp->bytes);
+        if (sp->mem) {
+            *from_pool = 1;
+            return sp->mem;
+        }
+        atomic_store(&sp->busy, 0);
+        return NULL;
+    }
+    return alloc_aligned(sp->bytes);
+}
+
+static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
+{
+    if (from_pool)
+        atomic_store(&sp->busy, 0);
+    else
+        free(mem);
+}
+
+/* Transforms at most this large (bytes of data) stay in one Stockham
+   sequence; larger ones use the four-step method (tuned for a 1-2 MiB L2). */
+#define NLA_FFT_STOCKHAM_MAX_BYTES ((int64_t)1 << 21)
+/* Bytes of scratch that execution keeps on the stack. */
+#define NLA_FFT_STACK_BYTES 16384
+
+enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
+#define MAX_STAGES 64
+
+#define T double
+#define F(name) d_##name
+#define KVC dvc
+#define KBC dbc
+#define KLANE dlane
+#define KONE done
+#define KMULC dmulconj
+#include "fft_tmpl.h"
+#undef T
+#undef F
+#undef KVC
+#undef KBC
+#undef KLANE
+#undef KONE
+#undef KMULC
+
+#define T float
+#define F(name) s_##name
+#define KVC svc
+#define KBC sbc
+#define KLANE slane
+#define KONE sone
+#define KMULC smulconj
+#include "fft_tmpl.h"
+#undef T
+#undef F
+#undef KVC
+#undef KBC
+#undef KLANE
+#undef KONE
+#undef KMULC
+
+struct cpu_plan {
+    nla_precision prec;
+    void *p;    /* d_plan or s_plan */
+};
+
+nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl)
+{
+    struct cpu_plan *cp = calloc(1, sizeof *cp);
+    nla_status s;
+    if (!cp)
+        return NLA_ENOMEM;
+    cp->prec = desc->precision;
+    s = desc->precision == NLA_DOUBLE
+        ? d_plan_create(desc, ex->nthreads, (d_plan **)&cp->p)
+        : s_plan_create(desc, ex->nthreads, (s_plan **)&cp->p);
+    if (s != NLA_OK) {
+        free(cp);
+        return s;
+    }
+    *impl = cp;
+    return NLA_OK;
+}
+
+nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out)
+{
+    const struct cpu_plan *cp = impl;
+    return cp->prec == NLA_DOUBLE ? d_plan_execute(cp->p, in, out)
+                                  : s_plan_execute(cp->p, in, out);
+}
+
+void nla_cpu_fft_destroy(void *impl)
+{
+    struct cpu_plan *cp = impl;
+    if (!cp)
+        return;
+    if (cp->prec == NLA_DOUBLE)
+        d_plan_free(cp->p);
+    else
+        s_plan_free(cp->p);
+    free(cp);
+}

@@ -1,0 +1,21 @@
+/*
+ * fft_cpu.h - the CPU backend's FFT entries (see src/core/backend.h).
+ *
+ * Layout of src/fft:
+ *   fft.c          twiddles (computed directly, never by recurrence), the
+ *                  scratch pool, the backend entries
+ *   fft_tmpl.h     one copy per precision: the transform cores (Stockham
+ *                  radix-2/4/8, four-step, Bluestein), real transforms,
+ *                  batches and strides
+ *   kernels/       the per-ISA Stockham passes (kernels.h)
+ */
+#ifndef NLA_FFT_CPU_H
+#define NLA_FFT_CPU_H
+
+#include "core/backend.h"
+
+nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl);
+nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out);
+void nla_cpu_fft_destroy(void *impl);
+
+#endif

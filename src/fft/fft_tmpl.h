@@ -1,0 +1,623 @@
+/*
+ * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
+ *   T  the real type, F(name) the prefixed name (d_name, s_name), and
+ *   KVC KBC KLANE KONE KMULC  the kernel table's fields of that precision.
+ *
+ * A "core" computes one contiguous complex transform of length n, x -> y
+ * (x == y allowed; otherwise x is not written), using a scratch area of
+ * core->work complex values:
+ *   CORE_ONE    n == 1
+ *   CORE_STOCK  n = 2^k that fits in cache: Stockham autosort passes of
+ *               radix 8 (then 4), ping-ponging between y and scratch
+ *   CORE_4STEP  n = 2^k past the cache: n = n1*n2, n2 column FFTs of
+ *               length n1 on blocks of columns (gathered, so the passes run
+ *               in cache and across the block's columns in vectors), the
+ *               twiddles W_n^(j2*k1), then n1 column FFTs of length n2
+ *   CORE_BLUE   any other n: Bluestein's chirp-z, a convolution of length
+ *               m = 2^k >= 2n-1 done with two length-m cores
+ * The plan wraps a core with strides, batches, scale and the real
+ * transforms.  All arithmetic on complex values is written out by hand.
+ */
+
+typedef struct F(stage) {
+    int r, lg;           /* radix and log2 of it */
+    int64_t m;           /* length / r: the distance of the legs, in units of s */
+    T *tw;               /* [p][k-1], p < m: w^(p*k), broadcast layout */
+    T *twl;              /* [k-1][i], i < s*m (s for B = 1): per-lane layout, or NULL */
+} F(stage);
+
+typedef struct F(core) F(core);
+struct F(core) {
+    int type, fwd;
+    int64_t n;
+    int64_t work;                 /* complex scratch values run() needs */
+    /* CORE_STOCK */
+    int nst;
+    F(stage) st[MAX_STAGES];
+    /* CORE_4STEP */
+    int64_t n1, n2, blk;
+    int lgl;
+    F(core) *c1, *c2;
+    T *lo, *hi;                   /* W_n^t = lo[t & (2^lgl-1)] * hi[t >> lgl] */
+    /* CORE_BLUE */
+    int64_t m;
+    F(core) *cm;                  /* forward, length m */
+    T *chirp;                     /* exp(sign*i*pi*j^2/n), j < n */
+    T *bf;                        /* FFT_m(conj(chirp), wrapped) / m */
+};
+
+typedef struct F(plan) {
+    nla_fft_desc d;
+    const nla_fft_kernels *kt;
+    F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
+    T *rtw;              /* real transforms, even n: W_n^k, k <= n/2 */
+    int64_t work;        /* complex scratch values per transform */
+    int nthreads;
+    struct scratch_pool pool;
+} F(plan);
+
+static F(core) *F(core_build)(int64_t n, int fwd);
+static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
+                        T *y, T *work);
+static void F(core_free)(F(core) *c);
+
+static T *F(talloc)(int64_t complex_count)
+{
+    return alloc_aligned((size_t)complex_count * 2 * sizeof(T));
+}
+
+/* ------------------------------------------------------------ building */
+
+static int F(ilog2)(int64_t n)
+{
+    int k = 0;
+    while (((int64_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+/* radices for 2^k: radix 8 while it lasts, then one or two radix 4 */
+static int F(radices)(int k, int *r)
+{
+    int ns = 0, k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
+    int k8 = (k - 2 * k4) / 3;
+    if (k == 1) {
+        r[0] = 2;
+        return 1;
+    }
+    for (int i = 0; i < k8; i++)
+        r[ns++] = 8;
+    for (int i = 0; i < k4; i++)
+        r[ns++] = 4;
+    return ns;
+}
+
+static int F(stock_build)(F(core) *c)
+{
+    int r[MAX_STAGES], ns = F(radices)(F(ilog2)(c->n), r);
+    int sign = c->fwd ? -1 : 1;
+    int64_t len = c->n, s = 1;
+
+    c->nst = ns;
+    for (int i = 0; i < ns; i++) {
+        F(stage) *st = &c->st[i];
+        int64_t m = len / r[i];
+        st->r = r[i];
+        st->lg = r[i] == 2 ? 1 : r[i] == 4 ? 2 : 3;
+        st->m = m;
+        st->tw = F(talloc)(m * (r[i] - 1));
+        if (!st->tw)
+            return -1;
+        for (int64_t p = 0; p < m; p++)
+            for (int k = 1; k < r[i]; k++) {
+                double re, im;
+                twiddle(p * k, len, sign, &re, &im);
+                st->tw[2 * (p * (r[i] - 1) + k - 1)] = (T)re;
+                st->tw[2 * (p * (r[i] - 1) + k - 1) + 1] = (T)im;
+            }
+        if (s < 8) {
+            int64_t sm = s * m;
+            st->twl = F(talloc)(sm * (r[i] - 1));
+            if (!st->twl)
+                return -1;
+            for (int k = 1; k < r[i]; k++)
+                for (int64_t j = 0; j < sm; j++) {
+                    double re, im;
+                    twiddle((j / s) * k, len, sign, &re, &im);
+                    st->twl[2 * ((k - 1) * sm + j)] = (T)re;
+                    st->twl[2 * ((k - 1) * sm + j) + 1] = (T)im;
+                }
+        }
+        len = m;
+        s *= r[i];
+    }
+    c->work = c->n;
+    return 0;
+}
+
+static int F(fourstep_build)(F(core) *c)
+{
+    int lg = F(ilog2)(c->n), sign = c->fwd ? -1 : 1;
+    int64_t nlo, nhi;
+
+    c->n1 = (int64_t)1 << (lg / 2);
+    c->n2 = c->n / c->n1;
+    c->blk = 64 / (int64_t)sizeof(T);          /* 128 bytes of each row */
+    c->lgl = lg / 2;
+    nlo = (int64_t)1 << c->lgl;
+    nhi = c->n >> c->lgl;
+    c->c1 = F(core_build)(c->n1, c->fwd);
+    c->c2 = F(core_build)(c->n2, c->fwd);
+    c->lo = F(talloc)(nlo);
+    c->hi = F(talloc)(nhi);
+    if (!c->c1 || !c->c2 || !c->lo || !c->hi || c->c1->type != CORE_STOCK ||
+        c->c2->type != CORE_STOCK)
+        return -1;
+    for (int64_t t = 0; t < nlo; t++) {
+        double re, im;
+        twiddle(t, c->n, sign, &re, &im);
+        c->lo[2 * t] = (T)re;
+        c->lo[2 * t + 1] = (T)im;
+    }
+    for (int64_t t = 0; t < nhi; t++) {
+        double re, im;
+        twiddle(t << c->lgl, c->n, sign, &re, &im);
+        c->hi[2 * t] = (T)re;
+        c->hi[2 * t + 1] = (T)im;
+    }
+    c->work = c->n + 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
+    return 0;
+}
+
+/* The chirp and the transform of its conjugate are made in double
+   precision (for float plans too), then rounded. */
+static int F(blue_build)(F(core) *c)
+{
+    int sign = c->fwd ? -1 : 1;
+    int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
+    d_core *dm;
+    double *b, *wk;
+
+    c->m = m;
+    c->cm = F(core_build)(m, 1);
+    c->chirp = F(talloc)(n);
+    c->bf = F(talloc)(m);
+    if (!c->cm || !c->chirp || !c->bf)
+        return -1;
+    dm = d_core_build(m, 1);
+    b = alloc_aligned((size_t)m * 2 * sizeof(double));
+    wk = dm ? alloc_aligned((size_t)(dm->work > 0 ? dm->work : 1) * 2 * sizeof(double))
+            : NULL;
+    if (!dm || !b || !wk) {
+        d_core_free(dm);
+        free(b);
+        free(wk);
+        return -1;
+    }
+    memset(b, 0, (size_t)m * 2 * sizeof(double));
+    for (int64_t j = 0; j < n; j++) {
+        double re, im;
+        chirp(j, n, sign, &re, &im);
+        c->chirp[2 * j] = (T)re;
+        c->chirp[2 * j + 1] = (T)im;
+        b[2 * j] = re;
+        b[2 * j + 1] = -im;
+        if (j > 0) {
+            b[2 * (m - j)] = re;
+            b[2 * (m - j) + 1] = -im;
+        }
+    }
+    d_core_run(dm, nla_fft_kernels_get(), b, b, wk);
+    for (int64_t k = 0; k < 2 * m; k++)
+        c->bf[k] = (T)(b[k] / (double)m);
+    d_core_free(dm);
+    free(b);
+    free(wk);
+    c->work = m + c->cm->work;
+    return 0;
+}
+
+static F(core) *F(core_build)(int64_t n, int fwd)
+{
+    F(core) *c = calloc(1, sizeof *c);
+    int rc = 0;
+    if (!c)
+        return NULL;
+    c->n = n;
+    c->fwd = fwd;
+    if (n == 1) {
+        c->type = CORE_ONE;
+    } else if ((n & (n - 1)) == 0) {
+        if (n * 2 * (int64_t)sizeof(T) <= NLA_FFT_STOCKHAM_MAX_BYTES) {
+            c->type = CORE_STOCK;
+            rc = F(stock_build)(c);
+        } else {
+            c->type = CORE_4STEP;
+            rc = F(fourstep_build)(c);
+        }
+    } else {
+        c->type = CORE_BLUE;
+        rc = F(blue_build)(c);
+    }
+    if (rc != 0) {
+        F(core_free)(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void F(core_free)(F(core) *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->nst; i++) {
+        free(c->st[i].tw);
+        free(c->st[i].twl);
+    }
+    F(core_free)(c->c1);
+    F(core_free)(c->c2);
+    F(core_free)(c->cm);
+    free(c->lo);
+    free(c->hi);
+    free(c->chirp);
+    free(c->bf);
+    free(c);
+}
+
+/* ------------------------------------------------------------- running */
+
+/* The Stockham passes on B transforms interleaved element by element
+   (element j of transform b at [j*B + b]); x may equal y. */
+static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
+                         const T *x, T *y, T *scr)
+{
+    const int vc = kt->KVC;
+    int ns = c->nst;
+    int64_t s = B;
+    const T *src = x;
+
+    if (x == y && ns % 2 == 1) {
+        memcpy(scr, x, (size_t)(c->n * B) * 2 * sizeof(T));
+        src = scr;
+    }
+    for (int i = 0; i < ns; i++) {
+        const F(stage) *st = &c->st[i];
+        T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
+        int f = c->fwd;
+        if (s % vc == 0)
+            kt->KBC[f][st->lg](st->m, s, st->tw, src, dst);
+        else if (B == 1 && st->twl && (s * st->m) % vc == 0)
+            kt->KLANE[f][st->lg](st->m, s, st->twl, src, dst);
+        else
+            kt->KONE[f][st->lg](st->m, s, st->tw, src, dst);
+        src = dst;
+        s *= st->r;
+    }
+    if (ns == 0 && x != y)
+        memcpy(y, x, (size_t)(c->n * B) * 2 * sizeof(T));
+}
+
+static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
+                            const T *x, T *y, T *work)
+{
+    const int64_t n1 = c->n1, n2 = c->n2, B = c->blk, mask = ((int64_t)1 << c->lgl) - 1;
+    T *t = x == y ? work : y;                 /* the transposed middle result */
+    T *buf = work + 2 * c->n;
+    T *scr = buf + 2 * B * (n1 > n2 ? n1 : n2);
+
+    /* columns j2 of x (n1 x n2, row-major): FFT over j1, twiddle,
+       t[j2*n1 + k1] */
+    for (int64_t c0 = 0; c0 < n2; c0 += B) {
+        for (int64_t j1 = 0; j1 < n1; j1++)
+            memcpy(buf + 2 * j1 * B, x + 2 * (j1 * n2 + c0), (size_t)B * 2 * sizeof(T));
+        F(stock_run)(c->c1, kt, B, buf, buf, scr);
+        for (int64_t b = 0; b < B; b++) {
+            const int64_t j2 = c0 + b;
+            T *tr = t + 2 * j2 * n1;
+            for (int64_t k1 = 0; k1 < n1; k1++) {
+                int64_t e = j2 * k1;
+                const T *l = c->lo + 2 * (e & mask), *h = c->hi + 2 * (e >> c->lgl);
+                T wr = l[0] * h[0] - l[1] * h[1], wi = l[0] * h[1] + l[1] * h[0];
+                T ar = buf[2 * (k1 * B + b)], ai = buf[2 * (k1 * B + b) + 1];
+                tr[2 * k1] = ar * wr - ai * wi;
+                tr[2 * k1 + 1] = ar * wi + ai * wr;
+            }
+        }
+    }
+    /* columns k1 of t (n2 x n1): FFT over j2, into y[k2*n1 + k1] */
+    for (int64_t c0 = 0; c0 < n1; c0 += B) {
+        for (int64_t j2 = 0; j2 < n2; j2++)
+            memcpy(buf + 2 * j2 * B, t + 2 * (j2 * n1 + c0), (size_t)B * 2 * sizeof(T));
+        F(stock_run)(c->c2, kt, B, buf, buf, scr);
+        for (int64_t k2 = 0; k2 < n2; k2++)
+            memcpy(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * B, (size_t)B * 2 * sizeof(T));
+    }
+}
+
+static void F(blue_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
+                        T *y, T *work)
+{
+    const int64_t n = c->n, m = c->m;
+    const T *ch = c->chirp;
+    T *a = work;
+
+    for (int64_t j = 0; j < n; j++) {
+        T xr = x[2 * j], xi = x[2 * j + 1];
+        a[2 * j] = xr * ch[2 * j] - xi * ch[2 * j + 1];
+        a[2 * j + 1] = xr * ch[2 * j + 1] + xi * ch[2 * j];
+    }
+    memset(a + 2 * n, 0, (size_t)(m - n) * 2 * sizeof(T));
+    F(core_run)(c->cm, kt, a, a, work + 2 * m);
+    /* conj(A * Bf); transforming it forward gives m * conj(the convolution) */
+    kt->KMULC(m, a, c->bf, a);
+    F(core_run)(c->cm, kt, a, a, work + 2 * m);
+    for (int64_t k = 0; k < n; k++) {
+        T ar = a[2 * k], ai = -a[2 * k + 1];
+        y[2 * k] = ar * ch[2 * k] - ai * ch[2 * k + 1];
+        y[2 * k + 1] = ar * ch[2 * k + 1] + ai * ch[2 * k];
+    }
+}
+
+static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
+                        T *y, T *work)
+{
+    switch (c->type) {
+    case CORE_ONE:
+        y[0] = x[0];
+        y[1] = x[1];
+        break;
+    case CORE_STOCK:
+        F(stock_run)(c, kt, 1, x, y, work);
+        break;
+    case CORE_4STEP:
+        F(fourstep_run)(c, kt, x, y, work);
+        break;
+    default:
+        F(blue_run)(c, kt, x, y, work);
+        break;
+    }
+}
+
+/* ----------------------------------------------- one transform of a plan */
+
+static void F(scale)(T *y, int64_t len, int64_t stride, int cplx, T sc)
+{
+    for (int64_t j = 0; j < len; j++) {
+        y[cplx ? 2 * j * stride : j * stride] *= sc;
+        if (cplx)
+            y[2 * j * stride + 1] *= sc;
+    }
+}
+
+/* x, y: this transform's first element; work: plan->work complex values */
+static void F(c2c_one)(const F(plan) *p, const T *x, T *y, T *work)
+{
+    const nla_fft_desc *d = &p->d;
+    const int64_t n = d->n, is = d->istride, os = d->ostride;
+    T *g = work, *cw = work + 2 * n;
+
+    if (is == 1 && os == 1) {
+        F(core_run)(p->c, p->kt, x, y, work);
+    } else {
+        for (int64_t j = 0; j < n; j++) {
+            g[2 * j] = x[2 * j * is];
+            g[2 * j + 1] = x[2 * j * is + 1];
+        }
+        F(core_run)(p->c, p->kt, g, g, cw);
+        for (int64_t j = 0; j < n; j++) {
+            y[2 * j * os] = g[2 * j];
+            y[2 * j * os + 1] = g[2 * j + 1];
+        }
+    }
+    if (d->scale != 1.0)
+        F(scale)(y, n, os, 1, (T)d->scale);
+}
+
+static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work)
+{
+    const nla_fft_desc *d = &p->d;
+    const int64_t n = d->n, is = d->istride, os = d->ostride;
+    const T sc = (T)d->scale;
+
+    if (n % 2 == 0) {
+        const int64_t h = n / 2;
+        T *z = work, *cw = work + 2 * h;
+        const T *w = p->rtw;
+        if (is == 1) {
+            F(core_run)(p->c, p->kt, x, z, cw);
+        } else {
+            for (int64_t j = 0; j < n; j++)
+                z[j] = x[j * is];
+            F(core_run)(p->c, p->kt, z, z, cw);
+        }
+        /* X[k] = E + W^k O, E = (Z[k] + conj Z[h-k])/2, O = -i(Z[k] - conj Z[h-k])/2 */
+        y[0] = (z[0] + z[1]) * sc;
+        y[1] = 0;
+        y[2 * h * os] = (z[0] - z[1]) * sc;
+        y[2 * h * os + 1] = 0;
+        for (int64_t k = 1; k < h; k++) {
+            T ar = z[2 * k], ai = z[2 * k + 1];
+            T br = z[2 * (h - k)], bi = -z[2 * (h - k) + 1];
+            T er = (ar + br) / 2, ei = (ai + bi) / 2;
+            T or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
+            T wr = w[2 * k], wi = w[2 * k + 1];
+            y[2 * k * os] = (er + (or_ * wr - oi * wi)) * sc;
+            y[2 * k * os + 1] = (ei + (or_ * wi + oi * wr)) * sc;
+        }
+    } else {
+        T *g = work, *cw = work + 2 * n;
+        for (int64_t j = 0; j < n; j++) {
+            g[2 * j] = x[j * is];
+            g[2 * j + 1] = 0;
+        }
+        F(core_run)(p->c, p->kt, g, g, cw);
+        for (int64_t k = 0; k <= n / 2; k++) {
+            y[2 * k * os] = g[2 * k] * sc;
+            y[2 * k * os + 1] = g[2 * k + 1] * sc;
+        }
+    }
+}
+
+static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work)
+{
+    const nla_fft_desc *d = &p->d;
+    const int64_t n = d->n, is = d->istride, os = d->ostride;
+    const T sc = (T)d->scale;
+
+    if (n % 2 == 0) {
+        const int64_t h = n / 2;
+        T *z = work, *cw = work + 2 * h;
+        const T *w = p->rtw;
+        T x0 = x[0], xh = x[2 * h * is];
+        /* Z[k] = E' + i O', E' = X[k] + conj X[h-k], O' = (X[k] - conj X[h-k]) conj(W^k) */
+        z[0] = x0 + xh;
+        z[1] = x0 - xh;
+        for (int64_t k = 1; k < h; k++) {
+            T ar = x[2 * k * is], ai = x[2 * k * is + 1];
+            T br = x[2 * (h - k) * is], bi = -x[2 * (h - k) * is + 1];
+            T er = ar + br, ei = ai + bi, dr = ar - br, di = ai - bi;
+            T wr = w[2 * k], wi = -w[2 * k + 1];
+            T or_ = dr * wr - di * wi, oi = dr * wi + di * wr;
+            z[2 * k] = er - oi;
+            z[2 * k + 1] = ei + or_;
+        }
+        if (os == 1) {
+            F(core_run)(p->c, p->kt, z, y, cw);
+            if (sc != 1)
+                F(scale)(y, n, 1, 0, sc);
+        } else {
+            F(core_run)(p->c, p->kt, z, z, cw);
+            for (int64_t j = 0; j < n; j++)
+                y[j * os] = z[j] * sc;
+        }
+    } else {
+        T *g = work, *cw = work + 2 * n;
+        g[0] = x[0];
+        g[1] = 0;
+        for (int64_t k = 1; k <= n / 2; k++) {
+            T r = x[2 * k * is], i = x[2 * k * is + 1];
+            g[2 * k] = r;
+            g[2 * k + 1] = i;
+            g[2 * (n - k)] = r;
+            g[2 * (n - k) + 1] = -i;
+        }
+        F(core_run)(p->c, p->kt, g, g, cw);
+        for (int64_t j = 0; j < n; j++)
+            y[j * os] = g[2 * j] * sc;
+    }
+}
+
+/* ---------------------------------------------------------------- plan */
+
+static void F(plan_free)(F(plan) *p)
+{
+    if (!p)
+        return;
+    F(core_free)(p->c);
+    free(p->rtw);
+    free(p->pool.mem);
+    free(p);
+}
+
+static nla_status F(plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **out)
+{
+    F(plan) *p = calloc(1, sizeof *p);
+    int64_t n = d->n, len;
+    int even_real = d->kind != NLA_FFT_C2C && n % 2 == 0;
+
+    if (!p)
+        return NLA_ENOMEM;
+    p->d = *d;
+    p->kt = nla_fft_kernels_get();
+    p->nthreads = nthreads > 0 ? nthreads : 1;
+    len = even_real ? n / 2 : n;
+    p->c = F(core_build)(len, d->kind == NLA_FFT_C2C ? d->direction < 0
+                                                       : d->kind == NLA_FFT_R2C);
+    if (!p->c) {
+        F(plan_free)(p);
+        return NLA_ENOMEM;
+    }
+    if (even_real) {
+        p->rtw = F(talloc)(n / 2 + 1);
+        if (!p->rtw) {
+            F(plan_free)(p);
+            return NLA_ENOMEM;
+        }
+        for (int64_t k = 0; k <= n / 2; k++) {
+            double re, im;
+            twiddle(k, n, -1, &re, &im);
+            p->rtw[2 * k] = (T)re;
+            p->rtw[2 * k + 1] = (T)im;
+        }
+    }
+    /* a gather/staging buffer of len values, then the core's scratch */
+    p->work = len + p->c->work;
+    atomic_init(&p->pool.busy, 0);
+    p->pool.bytes = (size_t)p->work * 2 * sizeof(T);
+    *out = p;
+    return NLA_OK;
+}
+
+static void F(run_range)(const F(plan) *p, const T *in, T *out, int64_t b0,
+                         int64_t b1, T *work)
+{
+    const nla_fft_desc *d = &p->d;
+    /* dists count elements of each side's own type */
+    const int64_t ie = d->kind == NLA_FFT_R2C ? 1 : 2, oe = d->kind == NLA_FFT_C2R ? 1 : 2;
+    for (int64_t b = b0; b < b1; b++) {
+        const T *x = in + b * d->idist * ie;
+        T *y = out + b * d->odist * oe;
+        if (d->kind == NLA_FFT_C2C)
+            F(c2c_one)(p, x, y, work);
+        else if (d->kind == NLA_FFT_R2C)
+            F(r2c_one)(p, x, y, work);
+        else
+            F(c2r_one)(p, x, y, work);
+    }
+}
+
+static nla_status F(plan_execute)(const F(plan) *pc, const void *in, void *out)
+{
+    F(plan) *p = (F(plan) *)pc;   /* only the scratch pool changes */
+    const int64_t hm = p->d.howmany;
+    int nt = p->nthreads;
+    nla_status st = NLA_OK;
+
+    if (nt > hm)
+        nt = (int)hm;
+    if (nt <= 1) {
+        _Alignas(64) T stack[NLA_FFT_STACK_BYTES / sizeof(T)];
+        int from_pool = 0;
+        T *work = p->pool.bytes <= sizeof stack ? stack : scratch_get(&p->pool, &from_pool);
+        if (!work)
+            return NLA_ENOMEM;
+        F(run_range)(p, in, out, 0, hm, work);
+        if (work != stack)
+            scratch_put(&p->pool, work, from_pool);
+        return NLA_OK;
+    }
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+    {
+        int t = omp_get_thread_num(), nth = omp_get_num_threads();
+        int64_t b0 = hm * t / nth, b1 = hm * (t + 1) / nth;
+        T *work = alloc_aligned(p->pool.bytes ? p->pool.bytes : 64);
+        if (work)
+            F(run_range)(p, in, out, b0, b1, work);
+        else {
+#pragma omp atomic write
+            st = NLA_ENOMEM;
+        }
+        free(work);
+    }
+#else
+    {
+        T *work = alloc_aligned(p->pool.bytes ? p->pool.bytes : 64);
+        if (!work)
+            return NLA_ENOMEM;
+        F(run_range)(p, in, out, 0, hm, work);
+        free(work);
+    }
+#endif
+    return st;
+}

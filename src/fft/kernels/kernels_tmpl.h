@@ -1,0 +1,275 @@
+/*
+ * kernels_tmpl.h - the FFT kernels, compiled once per ISA.
+ *
+ * An ISA file (generic.c, avx2.c, avx512.c) defines
+ *   NLA_FKTAB     the table's name (nla_fft_kernels_avx2, ...)
+ *   NLA_FKNAME    its printable name
+ *   NLA_FVBYTES   the vector width in bytes (16, 32, 64)
+ * and includes this file once.  The file includes itself four times: for
+ * double and float, each with full vectors ("v") and with one complex
+ * value per vector ("1").  The code uses GCC/Clang vector extensions, so
+ * the ISA flags decide the instructions.  Complex products are written out
+ * (a*wr + swap(a)*(-wi, wi)); no _Complex arithmetic, so no __muldc3.
+ */
+#ifndef FK_T /* --------------------------------------------- per ISA, outer */
+
+#include <stddef.h>
+#include <stdint.h>
+#include "kernels.h"
+
+#if !defined(NLA_FKTAB) || !defined(NLA_FVBYTES)
+#error "define NLA_FKTAB and NLA_FVBYTES before including kernels_tmpl.h"
+#endif
+
+#define FK_T double
+#define FK_PFX dv
+#define FK_NL (NLA_FVBYTES / 8)
+#include "kernels_tmpl.h"
+#undef FK_T
+#undef FK_PFX
+#undef FK_NL
+
+#define FK_T double
+#define FK_PFX d1
+#define FK_NL 2
+#include "kernels_tmpl.h"
+#undef FK_T
+#undef FK_PFX
+#undef FK_NL
+
+#define FK_T float
+#define FK_PFX sv
+#define FK_NL (NLA_FVBYTES / 4)
+#include "kernels_tmpl.h"
+#undef FK_T
+#undef FK_PFX
+#undef FK_NL
+
+#define FK_T float
+#define FK_PFX s1
+#define FK_NL 2
+#include "kernels_tmpl.h"
+#undef FK_T
+#undef FK_PFX
+#undef FK_NL
+
+#define FK_PASSES(pfx, kind)                                                   \
+    { { NULL, pfx##_##kind##2b, pfx##_##kind##4b, pfx##_##kind##8b },          \
+      { NULL, pfx##_##kind##2f, pfx##_##kind##4f, pfx##_##kind##8f } }
+
+const nla_fft_kernels NLA_FKTAB = {
+    .name = NLA_FKNAME,
+    .dvc = NLA_FVBYTES / 16,
+    .svc = NLA_FVBYTES / 8,
+    .dbc = FK_PASSES(dv, bc),
+    .dlane = FK_PASSES(dv, lane),
+    .done = FK_PASSES(d1, bc),
+    .sbc = FK_PASSES(sv, bc),
+    .slane = FK_PASSES(sv, lane),
+    .sone = FK_PASSES(s1, bc),
+    .dmulconj = dv_mulconj,
+    .smulconj = sv_mulconj,
+};
+
+#else /* ------------------------------------- per precision and width */
+
+#define FK_N_(p, name) p##_##name
+#define FK_N(p, name) FK_N_(p, name)
+#define FK(name) FK_N(FK_PFX, name)
+#define V FK(v)
+#define UV FK(uv)
+#define W (FK_NL / 2)                 /* complex values per vector */
+#define FK_INLINE static inline __attribute__((always_inline))
+
+typedef FK_T V __attribute__((vector_size(FK_NL * sizeof(FK_T))));
+typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
+                               aligned(sizeof(FK_T)), may_alias));
+
+#if FK_NL == 2
+#define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0)
+#define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0)
+#define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1)
+#elif FK_NL == 4
+#define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2)
+#define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2)
+#define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3)
+#elif FK_NL == 8
+#define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6)
+#define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2, 4, 4, 6, 6)
+#define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3, 5, 5, 7, 7)
+#elif FK_NL == 16
+#define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, \
+                                           11, 10, 13, 12, 15, 14)
+#define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,  \
+                                          10, 10, 12, 12, 14, 14)
+#define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3, 5, 5, 7, 7, 9, 9,  \
+                                          11, 11, 13, 13, 15, 15)
+#else
+#error "unsupported vector length"
+#endif
+
+FK_INLINE V FK(ld)(const FK_T *p) { return *(const UV *)(const void *)p; }
+FK_INLINE void FK(st)(FK_T *p, V v) { *(UV *)(void *)p = v; }
+FK_INLINE V FK(splat)(FK_T s) { return s - (V){ 0 }; }
+
+/* (-1, +1, -1, +1, ...): a*wr + swap(a)*(wi*sgn) is the complex a*w */
+FK_INLINE V FK(sgn)(void)
+{
+    V v;
+    for (int i = 0; i < FK_NL; i++)
+        v[i] = (i & 1) ? 1 : -1;
+    return v;
+}
+
+FK_INLINE V FK(cmul)(V a, V wr, V wis) { return a * wr + FK_SWAP(a) * wis; }
+
+/* a * (-i) forward, a * (+i) backward */
+FK_INLINE V FK(rot)(V a, int fwd)
+{
+    return FK_SWAP(a) * (fwd ? -FK(sgn)() : FK(sgn)());
+}
+
+#define FK_SQRT1_2 ((FK_T)0.70710678118654752440084436210484903928)
+
+/* a * exp(sign*i*pi/4) and a * exp(sign*3i*pi/4) */
+FK_INLINE V FK(w8)(V a, int fwd) { return (a + FK(rot)(a, fwd)) * FK_SQRT1_2; }
+FK_INLINE V FK(w83)(V a, int fwd) { return (FK(rot)(a, fwd) - a) * FK_SQRT1_2; }
+
+/* The r-point DFT in place, from radix-2 steps (decimation in frequency,
+   outputs in natural order). */
+FK_INLINE void FK(dft)(V *a, int r, int fwd)
+{
+    if (r == 2) {
+        V t = a[0] - a[1];
+        a[0] = a[0] + a[1];
+        a[1] = t;
+    } else if (r == 4) {
+        V t0 = a[0] + a[2], t1 = a[0] - a[2];
+        V t2 = a[1] + a[3], t3 = FK(rot)(a[1] - a[3], fwd);
+        a[0] = t0 + t2;
+        a[1] = t1 + t3;
+        a[2] = t0 - t2;
+        a[3] = t1 - t3;
+    } else {
+        V u[4], v[4];
+        for (int k = 0; k < 4; k++)
+            u[k] = a[k] + a[k + 4];
+        v[0] = a[0] - a[4];
+        v[1] = FK(w8)(a[1] - a[5], fwd);
+        v[2] = FK(rot)(a[2] - a[6], fwd);
+        v[3] = FK(w83)(a[3] - a[7], fwd);
+        FK(dft)(u, 4, fwd);
+        FK(dft)(v, 4, fwd);
+        for (int k = 0; k < 4; k++) {
+            a[2 * k] = u[k];
+            a[2 * k + 1] = v[k];
+        }
+    }
+}
+
+/* Broadcast twiddles: vectors of W consecutive q (s % W == 0). */
+FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, const FK_T *tw,
+                           const FK_T *x, FK_T *y)
+{
+    const int64_t sm = s * m;
+    const V sg = FK(sgn)();
+    for (int64_t p = 0; p < m; p++) {
+        V wr[7], wi[7];
+        const FK_T *xp = x + 2 * s * p;
+        FK_T *yp = y + 2 * s * r * p;
+        for (int k = 1; k < r; k++) {
+            wr[k - 1] = FK(splat)(tw[2 * (p * (r - 1) + k - 1)]);
+            wi[k - 1] = FK(splat)(tw[2 * (p * (r - 1) + k - 1) + 1]) * sg;
+        }
+        for (int64_t q = 0; q < s; q += W) {
+            V a[8];
+            for (int k = 0; k < r; k++)
+                a[k] = FK(ld)(xp + 2 * (q + k * sm));
+            FK(dft)(a, r, fwd);
+            FK(st)(yp + 2 * q, a[0]);
+            for (int k = 1; k < r; k++)
+                FK(st)(yp + 2 * (q + k * s), FK(cmul)(a[k], wr[k - 1], wi[k - 1]));
+        }
+    }
+}
+
+/* Per-lane twiddles: vectors of W consecutive i = q + s*p ((s*m) % W == 0). */
+FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *twl,
+                             const FK_T *x, FK_T *y)
+{
+    const int64_t sm = s * m;
+    const V sg = FK(sgn)();
+    for (int64_t i = 0; i < sm; i += W) {
+        V a[8];
+        FK_T t[8][FK_NL];
+        for (int k = 0; k < r; k++)
+            a[k] = FK(ld)(x + 2 * (i + k * sm));
+        FK(dft)(a, r, fwd);
+        for (int k = 1; k < r; k++) {
+            V w = FK(ld)(twl + 2 * ((k - 1) * sm + i));
+            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w) * sg);
+        }
+        for (int k = 0; k < r; k++)
+            FK(st)(t[k], a[k]);
+        for (int l = 0; l < W; l++) {
+            int64_t p = (i + l) / s, q = (i + l) % s;
+            for (int k = 0; k < r; k++) {
+                FK_T *d = y + 2 * (q + s * (r * p + k));
+                d[0] = t[k][2 * l];
+                d[1] = t[k][2 * l + 1];
+            }
+        }
+    }
+}
+
+#define FK_DEF(kind, r, dir, fwd)                                              \
+    static __attribute__((unused)) void FK(kind##r##dir)(int64_t m, int64_t s, \
+                                 const FK_T *tw,                               \
+                                 const FK_T *x, FK_T *y)                       \
+    {                                                                          \
+        FK(pass_##kind)(r, fwd, m, s, tw, x, y);                               \
+    }
+FK_DEF(bc, 2, f, 1)
+FK_DEF(bc, 4, f, 1)
+FK_DEF(bc, 8, f, 1)
+FK_DEF(bc, 2, b, 0)
+FK_DEF(bc, 4, b, 0)
+FK_DEF(bc, 8, b, 0)
+FK_DEF(lane, 2, f, 1)
+FK_DEF(lane, 4, f, 1)
+FK_DEF(lane, 8, f, 1)
+FK_DEF(lane, 2, b, 0)
+FK_DEF(lane, 4, b, 0)
+FK_DEF(lane, 8, b, 0)
+#undef FK_DEF
+
+static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
+                                                const FK_T *b, FK_T *y)
+{
+    const V sg = FK(sgn)();
+    int64_t i = 0;
+    for (; i + W <= n; i += W) {
+        V bv = FK(ld)(b + 2 * i);
+        V prod = FK(cmul)(FK(ld)(a + 2 * i), FK_DRE(bv), FK_DIM(bv) * sg);
+        FK(st)(y + 2 * i, prod * -sg);
+    }
+    for (; i < n; i++) {
+        FK_T ar = a[2 * i], ai = a[2 * i + 1], br = b[2 * i], bi = b[2 * i + 1];
+        y[2 * i] = ar * br - ai * bi;
+        y[2 * i + 1] = -(ar * bi + ai * br);
+    }
+}
+
+#undef FK_N_
+#undef FK_N
+#undef FK
+#undef V
+#undef UV
+#undef W
+#undef FK_INLINE
+#undef FK_SWAP
+#undef FK_DRE
+#undef FK_DIM
+#undef FK_SQRT1_2
+
+#endif

@@ -1,0 +1,147 @@
+/*
+ * fw.h - the Frank-Wolfe solver's objects and internal entry points.
+ * Not installed.  The front end (src/core/api_opt.c) validates every
+ * argument and then calls these; nothing here validates.
+ *
+ *   fw_set.c        feasible sets: LMOs, structured vertices, feasibility
+ *   fw_objective.c  objectives: the linear operator of the built-in
+ *                   quadratics (gemv/gbmv/spmv through the backend table)
+ *   fw_solve.c      the loop: variants, active set, step rules, reporting
+ */
+#ifndef NLA_OPT_FW_H
+#define NLA_OPT_FW_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "core/internal.h"
+
+/* ------------------------------------------------------------------ sets */
+
+typedef enum fw_set_kind {
+    FW_SET_PROB_SIMPLEX, FW_SET_UNIT_SIMPLEX, FW_SET_L1, FW_SET_LINF, FW_SET_BOX,
+    FW_SET_KSPARSE, FW_SET_NUCLEAR, FW_SET_USER
+} fw_set_kind;
+
+struct nla_fw_set {
+    fw_set_kind kind;
+    int64_t n;             /* dimension of the variable (m*cols for nuclear) */
+    int64_t m, cols;       /* nuclear: the matrix shape */
+    int64_t k;             /* ksparse */
+    double r;
+    double *lo, *hi;       /* box (owned copies) */
+    double tol;            /* nuclear: power iteration tolerance */
+    int64_t max_iter;      /* nuclear: power iteration sweeps */
+    nla_fw_lmo_fn lmo;     /* user */
+    void *user;
+};
+
+/* A vertex in structured form: v = sum val[i] e_idx[i] (sparse; nnz == 0
+   is the zero vector), dense, or s * u v' (rank one, u m, w cols). */
+typedef enum fw_vx_kind { FW_VX_SPARSE, FW_VX_DENSE, FW_VX_RANK1 } fw_vx_kind;
+
+typedef struct fw_vertex {
+    fw_vx_kind kind;
+    int64_t nnz;
+    int64_t *idx;
+    double *val;
+    double *dense;
+    double s;
+    double *u, *w;
+} fw_vertex;
+
+/* Scratch for LMO calls: capacity for any vertex of the set, the sort
+   buffer of ksparse and the warm start of the nuclear power iteration. */
+typedef struct fw_lmo_work {
+    fw_vertex v;
+    void *sortbuf;
+    double *warm;          /* nuclear: right vector of the previous call */
+    int have_warm;
+    double *tmpc;          /* nuclear: the previous v (cols doubles) */
+} fw_lmo_work;
+
+nla_status fw_lmo_work_init(fw_lmo_work *w, const nla_fw_set *set);
+void fw_lmo_work_free(fw_lmo_work *w);
+/* w->v = LMO(g).  Returns NLA_OK or the kernel's failure. */
+nla_status fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
+                      fw_lmo_work *w);
+/* 0 if x lies in the set (up to the documented tolerance); otherwise a
+   description of the violation in why. */
+int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t len);
+
+/* Structured vertex operations (n = the set's dimension). */
+double fw_vx_dot(const fw_vertex *v, const double *g, int64_t n, int64_t m);
+/* y += alpha * v */
+void fw_vx_axpy(const fw_vertex *v, double alpha, double *y, int64_t n, int64_t m);
+/* a heap copy, compact (NULL on ENOMEM), and its release */
+fw_vertex *fw_vx_clone(const fw_vertex *v, int64_t n, int64_t m);
+void fw_vx_free(fw_vertex *v);
+int fw_vx_equal(const fw_vertex *a, const fw_vertex *b, int64_t n, int64_t m);
+
+/* ------------------------------------------------------------ objectives */
+
+typedef enum fw_obj_kind { FW_OBJ_USER, FW_OBJ_LSQ, FW_OBJ_QUAD } fw_obj_kind;
+typedef enum fw_op_kind { FW_OP_DENSE, FW_OP_BAND, FW_OP_PACKED } fw_op_kind;
+
+/* The linear operator M of a built-in objective: A (lsq) or Q (quad),
+   rows-by-cols. */
+typedef struct fw_op {
+    fw_op_kind kind;
+    int64_t rows, cols, ld, kl, ku;
+    nla_uplo uplo;
+    const double *a;
+} fw_op;
+
+struct nla_fw_objective {
+    fw_obj_kind kind;
+    int64_t n;             /* dimension of x */
+    fw_op op;
+    const double *b;       /* lsq: rows */
+    const double *c;       /* quad: n or NULL */
+    nla_fw_fn fn;          /* user */
+    void *user;
+};
+
+/* y = M x (trans 0) or M' x (trans 1), through the context's backend. */
+nla_status fw_op_apply(nla_context *ctx, const fw_op *op, int trans, const double *x,
+                       double *y);
+/* y = M v for a structured vertex (columns of M when v is sparse);
+   scratch holds op->cols doubles. */
+nla_status fw_op_apply_vertex(nla_context *ctx, const fw_op *op, const fw_vertex *v,
+                              int64_t m, double *y, double *scratch);
+/* Length of M x (the "image"): rows. */
+static inline int64_t fw_obj_image_len(const nla_fw_objective *o)
+{
+    return o->kind == FW_OBJ_USER ? 0 : o->op.rows;
+}
+/* Built-in: f and grad from the image w = M x (grad may be NULL; scratch
+   holds image_len doubles). */
+nla_status fw_obj_from_image(nla_context *ctx, const nla_fw_objective *o,
+                             const double *x, const double *w, double *f,
+                             double *grad, double *scratch);
+/* Built-in: the curvature d'Hd along d, from x, d, Md. */
+double fw_obj_curvature(const nla_fw_objective *o, const double *d, const double *md);
+/* Any objective: f(x) and grad (may be NULL). */
+nla_status fw_obj_eval(nla_context *ctx, const nla_fw_objective *o, const double *x,
+                       double *f, double *grad);
+
+/* ---------------------------------------------------------------- solver */
+
+struct nla_fw_options {
+    nla_fw_variant variant;
+    nla_fw_step_rule rule;
+    double L;
+    double tol;
+    int64_t max_iter;
+    double time_limit;     /* 0: none */
+    nla_fw_callback cb;
+    void *cb_user;
+    FILE *out;
+    int64_t every;
+};
+
+void fw_options_default(nla_fw_options *o);
+/* Arguments already checked; x is feasible.  Writes x and *res. */
+nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_set *set,
+                    const nla_fw_options *opt, double *x, nla_fw_result *res);
+
+#endif

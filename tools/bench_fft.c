@@ -1,0 +1,271 @@
+/*
+ * bench_fft.c - the "fft" operation of `nla bench`: libnla's FFT against
+ * FFTW (FFTW_MEASURE plans, made once per row before timing) and against
+ * GSL's radix-2 routine.
+ *
+ * A row is one transform, out = FFT(in), forward:
+ *   c2c  complex, n = 2^6 ... 2^22, and n = 1000, 1009, 4093, 10^5
+ *        (Bluestein), against FFTW
+ *   r2c  real input, n = 2^6 ... 2^22, against FFTW
+ *   c2c  n = 2^6 ... 2^22 against gsl_fft_complex_radix2_forward; GSL works
+ *        in place, so on these rows both sides copy the input to the output
+ *        and transform there
+ * Figures follow benchFFT: "mflops" = 5 n log2(n) / t(us) for complex and
+ * 2.5 n log2(n) / t(us) for real transforms.  The check before timing: the
+ * relative L2 difference from the reference is at most 10 eps log2(n)
+ * (times sqrt(n) against GSL, whose float twiddles come by recurrence).
+ *
+ * The case's fields are reused: n the length, m the kind (0 c2c, 1 r2c),
+ * k the reference (0 FFTW, 1 GSL).
+ */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fftw3.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_fft_complex.h>
+#include <gsl/gsl_fft_complex_float.h>
+#include "bench.h"
+
+enum { FFT_C2C = 0, FFT_R2C = 1 };
+enum { REF_FFTW = 0, REF_GSL = 1 };
+
+/* The plans of the row being measured (rows run one after another). */
+static struct {
+    int valid;
+    bench_prec prec;
+    int64_t n, kind, ref;
+    nla_context *ctx;
+    nla_fft_plan *np;
+    fftw_plan fd;
+    fftwf_plan ff;
+} cur;
+
+static void drop_plans(void)
+{
+    if (!cur.valid)
+        return;
+    nla_fft_plan_destroy(cur.np);
+    if (cur.fd)
+        fftw_destroy_plan(cur.fd);
+    if (cur.ff)
+        fftwf_destroy_plan(cur.ff);
+    memset(&cur, 0, sizeof cur);
+}
+
+static int same_row(const struct bench_case *c)
+{
+    return cur.valid && cur.prec == c->prec && cur.n == c->n && cur.kind == c->m &&
+           cur.ref == c->k;
+}
+
+/* FFTW_MEASURE overwrites its arrays while planning: plan on scratch ones,
+   then run the plan on the harness's arrays (new-array execute; both are
+   at least 16-byte aligned). */
+static void make_fftw(const struct bench_case *c)
+{
+    size_t n = (size_t)c->n, el = c->prec == BENCH_D ? sizeof(double) : sizeof(float);
+    void *a = fftw_malloc(2 * n * el + 64), *b = fftw_malloc(2 * (n + 1) * el + 64);
+    int nn = (int)c->n;
+    if (c->prec == BENCH_D)
+        cur.fd = c->m == FFT_C2C
+                 ? fftw_plan_dft_1d(nn, a, b, FFTW_FORWARD, FFTW_MEASURE)
+                 : fftw_plan_dft_r2c_1d(nn, a, b, FFTW_MEASURE);
+    else
+        cur.ff = c->m == FFT_C2C
+                 ? fftwf_plan_dft_1d(nn, a, b, FFTW_FORWARD, FFTW_MEASURE)
+                 : fftwf_plan_dft_r2c_1d(nn, a, b, FFTW_MEASURE);
+    fftw_free(a);
+    fftw_free(b);
+}
+
+static nla_status use_row(nla_context *ctx, const struct bench_case *c)
+{
+    nla_fft_desc d;
+    nla_status s;
+    if (same_row(c) && cur.ctx == ctx)
+        return NLA_OK;
+    drop_plans();
+    memset(&d, 0, sizeof d);
+    d.kind = c->m == FFT_C2C ? NLA_FFT_C2C : NLA_FFT_R2C;
+    d.precision = c->prec == BENCH_D ? NLA_DOUBLE : NLA_FLOAT;
+    d.direction = NLA_FFT_FORWARD;
+    d.n = c->n;
+    if ((s = nla_fft_plan_create(ctx, &d, &cur.np)) != NLA_OK)
+        return s;
+    if (c->k == REF_FFTW)
+        make_fftw(c);
+    cur.valid = 1;
+    cur.prec = c->prec;
+    cur.n = c->n;
+    cur.kind = c->m;
+    cur.ref = c->k;
+    cur.ctx = ctx;
+    return NLA_OK;
+}
+
+static size_t out_reals(const struct bench_case *c)
+{
+    return c->m == FFT_C2C ? 2 * (size_t)c->n : 2 * ((size_t)c->n / 2 + 1);
+}
+
+static void fft_sizes(const struct bench_case *c, struct bench_sizes *s)
+{
+    s->a = c->m == FFT_C2C ? 2 * (size_t)c->n : (size_t)c->n;
+    s->b = 0;
+    s->y = out_reals(c);
+}
+
+static nla_status fft_nla(nla_context *ctx, const struct bench_case *c,
+                          const void *a, const void *b, void *y)
+{
+    nla_status s = use_row(ctx, c);
+    (void)b;
+    if (s != NLA_OK)
+        return s;
+    if (c->k == REF_GSL) {
+        memcpy(y, a, out_reals(c) * bench_elsize(c->prec));
+        return nla_fft_execute(cur.np, y, y);
+    }
+    return nla_fft_execute(cur.np, a, y);
+}
+
+static void fft_ref(const struct bench_case *c, const void *a, const void *b, void *y)
+{
+    (void)b;
+    if (!same_row(c))   /* the harness calls libnla first; never happens */
+        return;
+    if (c->k == REF_GSL) {
+        memcpy(y, a, out_reals(c) * bench_elsize(c->prec));
+        if (c->prec == BENCH_D)
+            gsl_fft_complex_radix2_forward(y, 1, (size_t)c->n);
+        else
+            gsl_fft_complex_float_radix2_forward(y, 1, (size_t)c->n);
+    } else if (c->prec == BENCH_D) {
+        if (c->m == FFT_C2C)
+            fftw_execute_dft(cur.fd, (fftw_complex *)(void *)a, y);
+        else
+            fftw_execute_dft_r2c(cur.fd, (double *)(void *)a, y);
+    } else {
+        if (c->m == FFT_C2C)
+            fftwf_execute_dft(cur.ff, (fftwf_complex *)(void *)a, y);
+        else
+            fftwf_execute_dft_r2c(cur.ff, (float *)(void *)a, y);
+    }
+}
+
+/* benchFFT's mflops, scaled so that the harness's work/s * 1e-9 gives
+   mflops */
+static double fft_work(const struct bench_case *c)
+{
+    double n = (double)c->n;
+    return (c->m == FFT_C2C ? 5.0 : 2.5) * n * log2(n) * 1e3;
+}
+
+static int64_t fft_depth(const struct bench_case *c)
+{
+    return c->n;
+}
+
+static void fft_shape(const struct bench_case *c, char *buf, size_t len)
+{
+    int64_t n = c->n;
+    int k = 0;
+    while (((int64_t)1 << k) < n)
+        k++;
+    if (((int64_t)1 << k) == n)
+        snprintf(buf, len, "%s 2^%d vs %s", c->m == FFT_C2C ? "c2c" : "r2c", k,
+                 c->k == REF_GSL ? "gsl" : "fftw");
+    else
+        snprintf(buf, len, "%s %lld vs %s", c->m == FFT_C2C ? "c2c" : "r2c",
+                 (long long)n, c->k == REF_GSL ? "gsl" : "fftw");
+}
+
+int bench_fft_check(const struct bench_case *c, const void *y_nla, const void *y_ref,
+                    struct bench_result *r)
+{
+    size_t m = out_reals(c);
+    double num = 0, den = 0, eps = c->prec == BENCH_D ? DBL_EPSILON : FLT_EPSILON;
+    for (size_t i = 0; i < m; i++) {
+        double u = c->prec == BENCH_D ? ((const double *)y_nla)[i] : ((const float *)y_nla)[i];
+        double v = c->prec == BENCH_D ? ((const double *)y_ref)[i] : ((const float *)y_ref)[i];
+        num += (u - v) * (u - v);
+        den += v * v;
+    }
+    r->max_rel_err = den > 0 ? sqrt(num / den) : sqrt(num);
+    if (isnan(r->max_rel_err))
+        r->max_rel_err = INFINITY;
+    r->tol = 10.0 * eps * (c->n > 1 ? log2((double)c->n) : 1.0);
+    /* GSL's float radix-2 makes its twiddles by recurrence in float: its
+       own error grows like eps*sqrt(n), so allow that on GSL rows */
+    if (c->k == REF_GSL)
+        r->tol *= sqrt((double)c->n);
+    r->check_ok = r->max_rel_err <= r->tol;
+    return 0;
+}
+
+static struct bench_case fft_case(bench_prec p, int64_t n, int kind, int ref)
+{
+    struct bench_case c;
+    memset(&c, 0, sizeof c);
+    c.op = &bench_op_fft;
+    c.prec = p;
+    c.n = n;
+    c.m = kind;
+    c.k = ref;
+    c.trans = NLA_NO_TRANS;
+    return c;
+}
+
+static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
+{
+    static const int quick_lg[] = { 6, 10, 14, 16 };
+    static const int64_t blue[] = { 1000, 1009, 4093, 100000 };
+    int k = 0;
+
+    gsl_set_error_handler_off();   /* never abort: the sizes are powers of two */
+    if (n > 0) {
+        int pow2 = (n & (n - 1)) == 0;
+        out[k++] = fft_case(p, n, FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, n, FFT_R2C, REF_FFTW);
+        if (pow2)
+            out[k++] = fft_case(p, n, FFT_C2C, REF_GSL);
+        return k;
+    }
+    if (quick) {
+        for (int i = 0; i < 4; i++)
+            out[k++] = fft_case(p, (int64_t)1 << quick_lg[i], FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, 1 << 10, FFT_R2C, REF_FFTW);
+        out[k++] = fft_case(p, 1 << 16, FFT_R2C, REF_FFTW);
+        out[k++] = fft_case(p, blue[0], FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, blue[1], FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, 1 << 10, FFT_C2C, REF_GSL);
+        out[k++] = fft_case(p, 1 << 16, FFT_C2C, REF_GSL);
+        return k;
+    }
+    for (int lg = 6; lg <= 22; lg++)
+        out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_FFTW);
+    for (int i = 0; i < 4; i++)
+        out[k++] = fft_case(p, blue[i], FFT_C2C, REF_FFTW);
+    for (int lg = 6; lg <= 22; lg++)
+        out[k++] = fft_case(p, (int64_t)1 << lg, FFT_R2C, REF_FFTW);
+    for (int lg = 6; lg <= 22; lg++)
+        out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_GSL);
+    return k;
+}
+
+const struct bench_op bench_op_fft = {
+    .name = "fft",
+    .unit = "mflops",
+    .work_doc = "5 n log2(n) (c2c) or 2.5 n log2(n) (r2c) / t(us), benchFFT's\n"
+                "                 mflops; rows vs FFTW (MEASURE) and vs GSL radix-2",
+    .dims = 0,
+    .sizes = fft_sizes,
+    .run_nla = fft_nla,
+    .run_ref = fft_ref,
+    .work = fft_work,
+    .depth = fft_depth,
+    .shape = fft_shape,
+    .cases = fft_cases,
+};

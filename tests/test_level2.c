@@ -16,7 +16,8 @@
  * Every test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
  * avx512, set by the test's .init before the library first looks at it;
  * Criterion runs each test in its own process).  A table the CPU cannot
- * run is skipped, with the reason.  Band widths cover 0, 1, 2, 5, n-1 and
+ * run is skipped, with the reason.  NLA_L2_THREAD_MIN is lowered so that
+ * the threads tests' problems are split.  Band widths cover 0, 1, 2, 5, n-1 and
  * more than the matrix, so both the diagonal-wise form (kl+ku+1 <= 8) and
  * the vector forms run, with and without threads.
  *
@@ -83,9 +84,15 @@ static size_t vec_size(int64_t len, int64_t inc)
 
 /* Force a kernel table; the library reads NLA_CPU_ISA once, at its first
    call, which in Criterion's per-test process comes after this. */
-static void isa_generic(void) { setenv("NLA_CPU_ISA", "generic", 1); }
-static void isa_avx2(void) { setenv("NLA_CPU_ISA", "avx2", 1); }
-static void isa_avx512(void) { setenv("NLA_CPU_ISA", "avx512", 1); }
+static void isa_force(const char *isa)
+{
+    setenv("NLA_CPU_ISA", isa, 1);
+    /* thread problems of test size (the default threshold is 16M entries) */
+    setenv("NLA_L2_THREAD_MIN", "100000", 1);
+}
+static void isa_generic(void) { isa_force("generic"); }
+static void isa_avx2(void) { isa_force("avx2"); }
+static void isa_avx512(void) { isa_force("avx512"); }
 
 static void require_isa(const char *isa)
 {

@@ -73,7 +73,8 @@ void nla_bench_usage(FILE *f)
           "          a list runs every row once per count\n"
           "--settle-ms MS   pause before each sample so that the other side's\n"
           "          worker threads stop spinning (default 150 with T > 1, else 0)\n"
-          "--quick   smaller sizes and 5 samples of >= 10 ms (default 9 of >= 20 ms)\n"
+          "--quick   smaller sizes, 1 thread unless --threads, and 5 samples of\n"
+          "          >= 10 ms (default 9 of >= 20 ms)\n"
           "--json    print one JSON object instead of the table\n"
           "--keep-openblas-env   do not re-run without OPENBLAS_CORETYPE and\n"
           "          OPENBLAS_L2_SIZE (by default the bench removes them and\n"
@@ -375,6 +376,11 @@ static double now(void)
 static int thread_counts(const struct bench_opts *o, int *thr, int *gemm_only)
 {
     *gemm_only = o->nthr == 0;
+    if (o->nthr == 0 && o->quick) {
+        /* the tour stays short: one thread unless asked */
+        thr[0] = 1;
+        return 1;
+    }
     if (o->nthr == 0) {
         thr[0] = 1;
         thr[1] = 2;

@@ -51,7 +51,7 @@ static const struct fw_size full_sizes[] = {
 #define FW_TOL 1e-6
 #define FW_CAP 100000
 /* seconds a time-to-gap solve may take: --quick, full */
-#define FW_LIMIT_QUICK 2.0
+#define FW_LIMIT_QUICK 1.0
 #define FW_LIMIT_FULL 10.0
 
 struct fw_row {

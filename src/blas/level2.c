@@ -4,6 +4,7 @@
  * for double and float.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,36 @@
 
 /* Thread blocks of the output start at multiples of this many elements. */
 #define L2_ALIGN 64
-/* Matrix entries below which a call runs on one thread. */
-#define L2_THREAD_WORK (128.0 * 1024)
+/* Matrix entries below which a call runs on one thread.  Measured on the
+   2-vCPU development machine (nla bench, 1 vs 2 threads): one core already
+   reads at ~80-90% of the STREAM triad, so a second thread gains little,
+   and below ~16M entries the fork/join and, on a shared machine, waiting
+   for the other core cost more than it gains (gemv n=1000 and spmv
+   n<=4000 were 5-100x slower on 2 threads).  NLA_L2_THREAD_MIN (entries)
+   overrides it, for tests and tuning. */
+#define L2_THREAD_WORK_DEFAULT (16.0 * 1024 * 1024)
+static double l2_thread_work = L2_THREAD_WORK_DEFAULT;
+static pthread_once_t l2_thread_once = PTHREAD_ONCE_INIT;
+
+static void l2_thread_init(void)
+{
+    const char *env = getenv("NLA_L2_THREAD_MIN");
+    char *end;
+    double v;
+
+    if (!env || !*env)
+        return;
+    v = strtod(env, &end);
+    if (*end == '\0' && v >= 0)
+        l2_thread_work = v;
+}
+
+static double l2_thread_min(void)
+{
+    pthread_once(&l2_thread_once, l2_thread_init);
+    return l2_thread_work;
+}
+#define L2_THREAD_WORK l2_thread_min()
 
 const nla_l2_kernels *nla_l2_kernels_get(void)
 {

@@ -167,28 +167,102 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
     }
 }
 
+/* One p of a broadcast pass; notw: p == 0, all twiddles are 1. */
+FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t s, int64_t sm,
+                        const FK_T *tw, const FK_T *xp, FK_T *yp)
+{
+    const V sg = FK(sgn)();
+    V wr[7], wi[7];
+    if (!notw)
+        for (int k = 1; k < r; k++) {
+            wr[k - 1] = FK(splat)(tw[2 * (k - 1)]);
+            wi[k - 1] = FK(splat)(tw[2 * (k - 1) + 1]) * sg;
+        }
+    for (int64_t q = 0; q < s; q += W) {
+        V a[8];
+        for (int k = 0; k < r; k++)
+            a[k] = FK(ld)(xp + 2 * (q + k * sm));
+        FK(dft)(a, r, fwd);
+        FK(st)(yp + 2 * q, a[0]);
+        for (int k = 1; k < r; k++)
+            FK(st)(yp + 2 * (q + k * s),
+                   notw ? a[k] : FK(cmul)(a[k], wr[k - 1], wi[k - 1]));
+    }
+}
+
 /* Broadcast twiddles: vectors of W consecutive q (s % W == 0). */
 FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, const FK_T *tw,
                            const FK_T *x, FK_T *y)
 {
     const int64_t sm = s * m;
+    FK(bc_p)(r, fwd, 1, s, sm, tw, x, y);
+    for (int64_t p = 1; p < m; p++)
+        FK(bc_p)(r, fwd, 0, s, sm, tw + 2 * p * (r - 1), x + 2 * s * p,
+                 y + 2 * s * r * p);
+}
+
+/* Interleave the complex values of a and b: lo = (a0 b0 a1 b1 ...), hi the
+   rest. */
+FK_INLINE void FK(zip)(V a, V b, V *lo, V *hi)
+{
+#if FK_NL == 2
+    *lo = a;
+    *hi = b;
+#elif FK_NL == 4
+    *lo = __builtin_shufflevector(a, b, 0, 1, 4, 5);
+    *hi = __builtin_shufflevector(a, b, 2, 3, 6, 7);
+#elif FK_NL == 8
+    *lo = __builtin_shufflevector(a, b, 0, 1, 8, 9, 2, 3, 10, 11);
+    *hi = __builtin_shufflevector(a, b, 4, 5, 12, 13, 6, 7, 14, 15);
+#else
+    *lo = __builtin_shufflevector(a, b, 0, 1, 16, 17, 2, 3, 18, 19, 4, 5, 20,
+                                  21, 6, 7, 22, 23);
+    *hi = __builtin_shufflevector(a, b, 8, 9, 24, 25, 10, 11, 26, 27, 12, 13,
+                                  28, 29, 14, 15, 30, 31);
+#endif
+}
+
+/* log2(g) rounds of the perfect shuffle on v[0..g-1] (g a power of two,
+   g <= W): for g == W a transpose of complex values; for g < W, v[j]
+   then holds values j*W .. j*W+W-1 of the g-way interleaving
+   (v[0][0], v[1][0], ..., v[g-1][0], v[0][1], ...). */
+FK_INLINE void FK(shuffle_rounds)(V *v, int g)
+{
+    for (int h = g; h > 1; h /= 2) {
+        V t[8];
+        for (int j = 0; j < g / 2; j++)
+            FK(zip)(v[j], v[j + g / 2], &t[2 * j], &t[2 * j + 1]);
+        for (int j = 0; j < g; j++)
+            v[j] = t[j];
+    }
+}
+
+/* The s == 1 pass with per-lane twiddles twl[(k-1)*m + p]: vectors of W
+   consecutive p, outputs y[r*p + k] put together in registers, so every
+   store is a full vector. */
+FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
+                              const FK_T *x, FK_T *y)
+{
     const V sg = FK(sgn)();
-    for (int64_t p = 0; p < m; p++) {
-        V wr[7], wi[7];
-        const FK_T *xp = x + 2 * s * p;
-        FK_T *yp = y + 2 * s * r * p;
+    const int g = r < W ? r : W;
+    for (int64_t i = 0; i < m; i += W) {
+        V a[8];
+        for (int k = 0; k < r; k++)
+            a[k] = FK(ld)(x + 2 * (i + k * m));
+        FK(dft)(a, r, fwd);
         for (int k = 1; k < r; k++) {
-            wr[k - 1] = FK(splat)(tw[2 * (p * (r - 1) + k - 1)]);
-            wi[k - 1] = FK(splat)(tw[2 * (p * (r - 1) + k - 1) + 1]) * sg;
+            V w = FK(ld)(twl + 2 * ((k - 1) * m + i));
+            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w) * sg);
         }
-        for (int64_t q = 0; q < s; q += W) {
-            V a[8];
-            for (int k = 0; k < r; k++)
-                a[k] = FK(ld)(xp + 2 * (q + k * sm));
-            FK(dft)(a, r, fwd);
-            FK(st)(yp + 2 * q, a[0]);
-            for (int k = 1; k < r; k++)
-                FK(st)(yp + 2 * (q + k * s), FK(cmul)(a[k], wr[k - 1], wi[k - 1]));
+        for (int b = 0; b < r; b += g)
+            FK(shuffle_rounds)(a + b, g);
+        if (g == W) {
+            for (int b = 0; b < r; b += W)
+                for (int j = 0; j < W; j++)
+                    FK(st)(y + 2 * (r * (i + j) + b), a[b + j]);
+        } else {
+            for (int j = 0; j < r; j++)
+                FK(st)(y + 2 * (r * i + j * W), a[j]);
         }
     }
 }
@@ -199,6 +273,10 @@ FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *t
 {
     const int64_t sm = s * m;
     const V sg = FK(sgn)();
+    if (s == 1) {
+        FK(pass_lane1)(r, fwd, m, twl, x, y);
+        return;
+    }
     for (int64_t i = 0; i < sm; i += W) {
         V a[8];
         FK_T t[8][FK_NL];

@@ -17,7 +17,7 @@ esac
 
 packages="build-essential autoconf automake libtool pkg-config
           libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev
-          libgsl-dev"
+          libgsl-dev libblas-test mandoc"
 
 install_deps() {
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -32,6 +32,7 @@ install_deps() {
 }
 
 jobs=$(nproc 2>/dev/null || echo 2)
+src=$(pwd)
 build=${NLA_BUILD_DIR:-_build}
 
 install_deps
@@ -41,14 +42,16 @@ mkdir -p "$build"
 cd "$build"
 echo "== configuring in $build"
 # shellcheck disable=SC2086
-../configure ${NLA_CONFIGURE_FLAGS:-}
+"$src/configure" ${NLA_CONFIGURE_FLAGS:-}
 echo "== building"
 make -j"$jobs"
 
 if [ "$mode" = bench ]; then
     ./tools/nla info
     echo
-    exec ./tools/nla bench --quick
+    # the chart of this run: the README's doc/bench-example.svg is one
+    echo "== nla bench --quick (chart: $build/bench.svg)"
+    exec ./tools/nla bench --quick --svg bench.svg
 fi
 
 echo "== make check"

@@ -435,7 +435,8 @@ NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
    return x holds the result: NLA_OK (gap <= tol, or the callback stopped),
    NLA_EMAXITER (max_iter or the time limit; x is usable), NLA_ENUMERIC
    (x is the last iterate at which f and the gradient were finite).  res
-   may be NULL.  On NLA_EINVAL neither x nor res is written. */
+   may be NULL.  On NLA_EINVAL, and on NLA_ENOMEM or a backend failure
+   (NLA_EDEVICE, NLA_ENOTSUP), neither x nor res is written. */
 NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
                                 const nla_fw_set *set, const nla_fw_options *opt,
                                 double *x, nla_fw_result *res);

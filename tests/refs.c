@@ -2,7 +2,11 @@
  * refs.c - see refs.h.
  */
 #include <math.h>
+#ifdef NLA_STANDALONE
+#include "standalone.h"
+#else
 #include <criterion/criterion.h>
+#endif
 #include "refs.h"
 
 /* splitmix64: small, fast, and the same on every machine */

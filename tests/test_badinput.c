@@ -1272,3 +1272,33 @@ Test(badinput, message_cleared_by_success)
     cr_assert_str_empty(nla_context_error(g_ctx), "message after success: \"%s\"",
                         nla_context_error(g_ctx));
 }
+
+/* nla_fft_plan_1d names its own arguments, not the descriptor it builds. */
+Test(badinput, fft_plan_1d_names_its_arguments)
+{
+    nla_context *ctx = ref_cpu_context();
+    nla_fft_plan *p = NULL;
+    static const struct {
+        int64_t n;
+        int dir, prec;
+        const char *arg;
+    } bad[] = {
+        { 0, NLA_FFT_FORWARD, NLA_DOUBLE, "n (0)" },
+        { -5, NLA_FFT_FORWARD, NLA_DOUBLE, "n (-5)" },
+        { 8, 0, NLA_DOUBLE, "dir" },
+        { 8, NLA_FFT_BACKWARD, 7, "prec" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert_eq(nla_fft_plan_1d(ctx, bad[i].n, (nla_fft_direction)bad[i].dir,
+                                     (nla_precision)bad[i].prec, &p), NLA_EINVAL);
+        cr_assert_null(p, "plan written on failure");
+        cr_assert(strstr(nla_context_error(ctx), "nla_fft_plan_1d: ") &&
+                  strstr(nla_context_error(ctx), bad[i].arg), "case %zu: %s", i,
+                  nla_context_error(ctx));
+    }
+    cr_assert_eq(nla_fft_plan_1d(ctx, 8, NLA_FFT_FORWARD, NLA_DOUBLE, NULL), NLA_EINVAL);
+    cr_assert(strstr(nla_context_error(ctx), "plan"), "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_fft_plan_1d(NULL, 8, NLA_FFT_FORWARD, NLA_DOUBLE, &p), NLA_EINVAL);
+    cr_assert(strstr(nla_last_error(), "nla_fft_plan_1d: ctx"), "%s", nla_last_error());
+    nla_context_destroy(ctx);
+}

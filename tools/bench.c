@@ -29,6 +29,7 @@ struct bench_opts {
     int json, quick, keep_env;
     long long settle_ms;         /* -1: the default */
     int fw;                      /* fw named (bench_fw.c) */
+    const char *svg;             /* --svg FILE: the chart (bench_svg.c), or NULL */
 };
 
 /* OpenBLAS's workers spin about 2^28 cycles after a call before they
@@ -39,7 +40,7 @@ void nla_bench_usage(FILE *f)
 {
     fputs("usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
           "                 [--threads T] [--settle-ms MS] [--quick] [--json]\n"
-          "                 [--keep-openblas-env]\n"
+          "                 [--keep-openblas-env] [--svg FILE]\n"
           "\n"
           "Times libnla against the CBLAS reference (OpenBLAS), in one process.\n"
           "\n"
@@ -76,6 +77,8 @@ void nla_bench_usage(FILE *f)
           "--quick   smaller sizes, 1 thread unless --threads, and 5 samples of\n"
           "          >= 10 ms (default 9 of >= 20 ms)\n"
           "--json    print one JSON object instead of the table\n"
+          "--svg FILE   also write the run as an SVG chart: throughput against size,\n"
+          "          libnla and reference, one panel per operation and precision\n"
           "--keep-openblas-env   do not re-run without OPENBLAS_CORETYPE and\n"
           "          OPENBLAS_L2_SIZE (by default the bench removes them and\n"
           "          executes itself again, so OpenBLAS picks its best kernel)\n"
@@ -223,6 +226,8 @@ static int set_option(struct bench_opts *o, const char *opt, const char *val)
             o->backend = NLA_BACKEND_AUTO;
         else
             return usage_error("--backend wants cpu, cuda or auto, not '%s'", val);
+    } else if (strcmp(opt, "--svg") == 0) {
+        o->svg = val;
     } else if (strcmp(opt, "--precision") == 0) {
         if (strcmp(val, "d") == 0)
             o->precs = 1 << BENCH_D;
@@ -254,7 +259,7 @@ static int set_flag(struct bench_opts *o, const char *arg)
 static int is_valued(const char *opt)
 {
     static const char *const names[] = { "--n", "--threads", "--backend", "--precision",
-                                         "--settle-ms" };
+                                         "--settle-ms", "--svg" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -465,6 +470,12 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
         bench_report_json(stdout, cfg, res, nrows, nfail, now() - t0);
     else
         bench_report_footer(stdout, nrows, nfail, now() - t0);
+    if (o->svg && bench_svg_write(o->svg, cfg, res, nrows) != 0) {
+        fprintf(stderr, "nla bench: cannot write %s: %s\n", o->svg, strerror(errno));
+        nfail++;
+    } else if (o->svg) {
+        fprintf(cfg->json ? stderr : stdout, "chart: %s\n", o->svg);
+    }
     free(res);
     return nfail ? NLA_EXIT_FAIL : NLA_EXIT_OK;
 }

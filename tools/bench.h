@@ -7,6 +7,7 @@
  *   bench_ops.c    the table of operations (one entry per kernel)
  *   bench_run.c    the harness: data, the check, timing, statistics
  *   bench_report.c the table and the JSON output
+ *   bench_svg.c    the chart (--svg)
  */
 #ifndef NLA_TOOLS_BENCH_H
 #define NLA_TOOLS_BENCH_H
@@ -142,5 +143,10 @@ void bench_report_footer(FILE *f, int nrows, int nfail, double seconds);
 void bench_report_json(FILE *f, const struct bench_config *cfg,
                        const struct bench_result *r, int nrows, int nfail,
                        double seconds);
+
+/* bench_svg.c: the rows as an SVG chart; 0 on success, -1 (errno set)
+   when the file cannot be written. */
+int bench_svg_write(const char *path, const struct bench_config *cfg,
+                    const struct bench_result *r, int nrows);
 
 #endif

@@ -202,7 +202,7 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     /* diagonals outside the matrix are never read: clip the band to it
        (A(i,j) = ab[ku + i - j + j*ldab] stays the same entry) */
     int64_t kl1 = kl < m - 1 ? kl : m - 1, ku1 = ku < n - 1 ? ku : n - 1;
-    const T *ab1 = ab + (ku - ku1);
+    const T *ab1 = ab ? ab + (ku - ku1) : ab;   /* NULL when alpha == 0 */
     double band = (double)(kl1 + ku1 + 1);
     int nt = LL(P, threads)(ex, band * (double)(m < n ? m : n), ly);
     const T *xs;

@@ -120,10 +120,10 @@ static int chk_desc(nla_check *ck, const nla_fft_desc *d, nla_fft_desc *r)
     return 0;
 }
 
-NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *desc,
-                                       nla_fft_plan **plan)
+/* Plan creation for routine fn (nla_fft_plan_create or nla_fft_plan_1d). */
+static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
+                              nla_fft_plan **plan)
 {
-    static const char fn[] = "nla_fft_plan_create";
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
     nla_fft_desc r;
     nla_fft_plan *p;
@@ -157,16 +157,36 @@ NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *des
     return NLA_OK;
 }
 
+NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *desc,
+                                       nla_fft_plan **plan)
+{
+    return plan_create(ctx, "nla_fft_plan_create", desc, plan);
+}
+
 NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_direction dir,
                                    nla_precision prec, nla_fft_plan **plan)
 {
+    static const char fn[] = "nla_fft_plan_1d";
+    nla_check ck = NLA_CHECK_INIT(ctx, fn);
     nla_fft_desc d;
+
+    /* name this routine's own arguments, not the descriptor built from them */
+    if (nla_chk_ctx(&ck, ctx))
+        return ck.status;
+    if (n < 1)
+        return nla_fail(ctx, NLA_EINVAL, fn, "n (%lld) < 1", (long long)n);
+    if (dir != NLA_FFT_FORWARD && dir != NLA_FFT_BACKWARD)
+        return nla_fail(ctx, NLA_EINVAL, fn, "dir has unknown value %d (expected "
+                        "NLA_FFT_FORWARD or NLA_FFT_BACKWARD)", (int)dir);
+    if (prec != NLA_DOUBLE && prec != NLA_FLOAT)
+        return nla_fail(ctx, NLA_EINVAL, fn, "prec has unknown value %d (expected "
+                        "NLA_DOUBLE or NLA_FLOAT)", (int)prec);
     memset(&d, 0, sizeof d);
     d.kind = NLA_FFT_C2C;
     d.precision = prec;
     d.direction = dir;
     d.n = n;
-    return nla_fft_plan_create(ctx, &d, plan);
+    return plan_create(ctx, fn, &d, plan);
 }
 
 /* in == out: allowed for one transform, or when each transform's output

@@ -55,7 +55,10 @@ struct nla_backend_ops {
     int abi;              /* NLA_PLUGIN_ABI */
     const char *name;     /* "cpu", "cuda" */
 
-    /* 1 if usable; otherwise 0 and a reason in why[0..len). */
+    /* 1 if usable; otherwise 0 and a reason in why[0..len).  Called once,
+       while the loader holds its pthread_once: it must not call back into
+       libnla's backend queries (nla_backend_available, nla_context_create
+       with CUDA or AUTO), which would deadlock. */
     int (*available)(char *why, size_t len);
     nla_status (*ctx_init)(void **state);
     void (*ctx_fini)(void *state);

@@ -156,12 +156,13 @@ int nla_chk_vector_extent(nla_check *ck, const char *name, int64_t len,
 int nla_chk_packed_extent(nla_check *ck, const char *name, int64_t n,
                           size_t elsize)
 {
-    int64_t count;
-    int64_t a = n, b = n + 1;
+    int64_t count, a, b;
     if (n == 0)
         return 0;
-    if (n == INT64_MAX)
+    if (n == INT64_MAX)   /* before forming n+1, which would overflow */
         return extent_fail(ck, name, "n*(n+1)/2");
+    a = n;
+    b = n + 1;
     if (a % 2 == 0)
         a /= 2;
     else

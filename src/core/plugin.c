@@ -68,10 +68,16 @@ static void load(void)
         return;
     }
     abi = abi_fn();
-    ops = ops_fn();
-    if (abi != NLA_PLUGIN_ABI || !ops || ops->abi != NLA_PLUGIN_ABI) {
+    if (abi != NLA_PLUGIN_ABI) {
         snprintf(reason, sizeof reason,
                  "%s has plugin ABI %d, libnla needs %d", path, abi, NLA_PLUGIN_ABI);
+        dlclose(h);
+        return;
+    }
+    ops = ops_fn();
+    if (!ops || ops->abi != NLA_PLUGIN_ABI) {
+        snprintf(reason, sizeof reason, "%s returned %s", path,
+                 ops ? "a backend table of another ABI" : "no backend table");
         dlclose(h);
         return;
     }

@@ -7,7 +7,8 @@
  * (x == y allowed; otherwise x is not written), using a scratch area of
  * core->work complex values:
  *   CORE_ONE    n == 1
- *   CORE_STOCK  n = 2^k that fits in cache: Stockham autosort passes of
+ *   CORE_STOCK  n = 2^k whose data and scratch fit in the last-level cache
+ *               (NLA_FFT_STOCKHAM_MAX_BYTES): Stockham autosort passes of
  *               radix 8 (then 4), ping-ponging between y and scratch
  *   CORE_4STEP  n = 2^k past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
@@ -271,7 +272,7 @@ static void F(core_free)(F(core) *c)
 static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
                          const T *x, T *y, T *scr)
 {
-    const int vc = kt->KVC;
+    const int64_t vmask = kt->KVC - 1;   /* vc is a power of two */
     int ns = c->nst;
     int64_t s = B;
     const T *src = x;
@@ -284,9 +285,9 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
         const F(stage) *st = &c->st[i];
         T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
         int f = c->fwd;
-        if (s % vc == 0)
+        if ((s & vmask) == 0)
             kt->KBC[f][st->lg](st->m, s, st->tw, src, dst);
-        else if (B == 1 && st->twl && (s * st->m) % vc == 0)
+        else if (B == 1 && st->twl && ((s * st->m) & vmask) == 0)
             kt->KLANE[f][st->lg](st->m, s, st->twl, src, dst);
         else
             kt->KONE[f][st->lg](st->m, s, st->tw, src, dst);

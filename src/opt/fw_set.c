@@ -11,6 +11,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "opt/fw.h"
@@ -142,7 +143,8 @@ nla_status fw_lmo_work_init(fw_lmo_work *w, const nla_fw_set *set)
             goto nomem;
         break;
     case FW_SET_KSPARSE:
-        if (!(w->sortbuf = malloc((size_t)n * sizeof(struct abs_idx))))
+        if ((size_t)n > SIZE_MAX / sizeof(struct abs_idx) ||
+            !(w->sortbuf = malloc((size_t)n * sizeof(struct abs_idx))))
             goto nomem;
         break;
     case FW_SET_NUCLEAR:
@@ -305,7 +307,9 @@ static nla_status lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const dou
         if (s != NLA_OK)
             return s;
         nt = norm2(u, m);
-        if (!(nt > 0) || !isfinite(nt))
+        if (!isfinite(nt))
+            return NLA_ENUMERIC; /* |G v| overflows: u would not be a vertex */
+        if (!(nt > 0))
             break;
         scal(u, m, 1.0 / nt);
         nla_exec_init(&ex, ctx);

@@ -21,7 +21,9 @@
  * The curvature d'Hd is then known, which gives the exact line search and
  * makes backtracking free of extra products.
  */
+#include <float.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -201,6 +203,9 @@ static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_f
     w->rows = fw_obj_image_len(obj);
     n = (size_t)w->n;
     rows = (size_t)w->rows;
+    /* the front end bounds 8*n and 8*rows by PTRDIFF_MAX, not 11 of them */
+    if (n > SIZE_MAX / sizeof(double) / 11 || rows > SIZE_MAX / sizeof(double) / 11)
+        return NLA_ENOMEM;
     total = 6 * n + 4 * rows + (n > rows ? n : rows);
     if (!(w->buf = malloc(total * sizeof(double))))
         return NLA_ENOMEM;
@@ -263,8 +268,9 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
         if (w->builtin) {
             *Lest = st->curv / st->dd;
         } else {
-            /* |grad f(x + eps d) - grad f(x)| / (eps |d|), eps = 1e-3 */
-            double eps = 1e-3, diff = 0;
+            /* |grad f(x + eps d) - grad f(x)| / (eps |d|), eps = 1e-3, or
+               less so that x + eps d stays inside the set (away steps) */
+            double eps = st->gmax > 0 && st->gmax < 1e-3 ? st->gmax : 1e-3, diff = 0;
             for (int64_t i = 0; i < w->n; i++)
                 w->xt[i] = w->x[i] + eps * w->d[i];
             (void)obj->fn(obj->n, w->xt, w->gt, obj->user);
@@ -278,14 +284,22 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
     M = FW_ADAPT_ETA * *Lest;
     for (int k = 0; k < FW_BACKTRACK_MAX; k++) {
         double gamma = clip(-st->dg / (M * st->dd), st->gmax), ft;
+        int ok;
         if (w->builtin) {
-            ft = f + gamma * st->dg + 0.5 * gamma * gamma * st->curv;
+            /* f is quadratic along d: the bound holds exactly when the
+               curvature is at most M, with no rounding in the test */
+            ok = gamma == 0 || st->curv <= M * st->dd;
         } else {
             for (int64_t i = 0; i < w->n; i++)
                 w->xt[i] = w->x[i] + gamma * w->d[i];
             ft = obj->fn(obj->n, w->xt, NULL, obj->user);
+            /* the slack covers rounding in f: near the optimum gamma*<g,d>
+               is below f's last bit, and without it L would grow without
+               bound */
+            ok = ft <= f + gamma * st->dg + 0.5 * gamma * gamma * M * st->dd +
+                          8 * DBL_EPSILON * (fabs(f) + fabs(ft));
         }
-        if (ft <= f + gamma * st->dg + 0.5 * gamma * gamma * M * st->dd) {
+        if (ok) {
             st->gamma = gamma;
             *Lest = M;
             return 0;

@@ -288,10 +288,11 @@ INLINE void L(gbmv_n_diag)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t lo, int64_t hi)
 {
-    const LT_T *p = ab + (kl + ku) + (lo - kl) * ldab;
-    const LT_T *xp = x + lo - kl;
-
-    for (int64_t i = lo; i < hi; i++, p += ldab, xp++) {
+    /* p is formed per row, not stepped past the last one: with a huge
+       ldab, ab + hi*ldab would overflow the address space (UB) */
+    for (int64_t i = lo; i < hi; i++) {
+        const LT_T *p = ab + (kl + ku) + (i - kl) * ldab;
+        const LT_T *xp = x + i - kl;
         LT_T s = 0;
         UNROLL
         for (int r = 0; r < W; r++)
@@ -304,10 +305,9 @@ INLINE void L(gbmv_t_diag)(const int W, int64_t ku, const LT_T *ab, int64_t ldab
                            const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
                            int64_t hi)
 {
-    const LT_T *p = ab + lo * ldab;
-    const LT_T *xp = x + lo - ku;
-
-    for (int64_t j = lo; j < hi; j++, p += ldab, xp++) {
+    for (int64_t j = lo; j < hi; j++) {   /* p per column, as above */
+        const LT_T *p = ab + j * ldab;
+        const LT_T *xp = x + j - ku;
         LT_T s = 0;
         UNROLL
         for (int r = 0; r < W; r++)

@@ -17,6 +17,8 @@
  *     one twiddle per p, broadcast: tw[(p*(r-1) + k-1)] (complex).
  *   - "lane" kernels need (s*m) % vc == 0 and any s: a vector holds vc
  *     consecutive i = q + s*p, with per-lane twiddles twl[(k-1)*s*m + i].
+ *     For s == 1 (the first pass) the outputs are transposed in registers
+ *     so that every store is a full vector.
  *   - "one" kernels work on one complex value at a time (any s, m), with
  *     the bc twiddle layout.
  * Index [1] of each array is the forward direction (sign -1), [0] backward.

@@ -16,40 +16,51 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kernels.h"
+#if defined(__FMA__) || defined(__AVX512F__)
+#include <immintrin.h>
+#endif
 
 #if !defined(NLA_FKTAB) || !defined(NLA_FVBYTES)
 #error "define NLA_FKTAB and NLA_FVBYTES before including kernels_tmpl.h"
 #endif
 
 #define FK_T double
+#define FK_TSIZE 8
 #define FK_PFX dv
 #define FK_NL (NLA_FVBYTES / 8)
 #include "kernels_tmpl.h"
 #undef FK_T
+#undef FK_TSIZE
 #undef FK_PFX
 #undef FK_NL
 
 #define FK_T double
+#define FK_TSIZE 8
 #define FK_PFX d1
 #define FK_NL 2
 #include "kernels_tmpl.h"
 #undef FK_T
+#undef FK_TSIZE
 #undef FK_PFX
 #undef FK_NL
 
 #define FK_T float
+#define FK_TSIZE 4
 #define FK_PFX sv
 #define FK_NL (NLA_FVBYTES / 4)
 #include "kernels_tmpl.h"
 #undef FK_T
+#undef FK_TSIZE
 #undef FK_PFX
 #undef FK_NL
 
 #define FK_T float
+#define FK_TSIZE 4
 #define FK_PFX s1
 #define FK_NL 2
 #include "kernels_tmpl.h"
 #undef FK_T
+#undef FK_TSIZE
 #undef FK_PFX
 #undef FK_NL
 
@@ -80,6 +91,9 @@ const nla_fft_kernels NLA_FKTAB = {
 #define UV FK(uv)
 #define W (FK_NL / 2)                 /* complex values per vector */
 #define FK_INLINE static inline __attribute__((always_inline))
+/* GCC at -O2 does not fully unroll the short loops over the legs, which
+   leaves the butterflies in memory; ask for it. */
+#define FK_UNROLL _Pragma("GCC unroll 8")
 
 typedef FK_T V __attribute__((vector_size(FK_NL * sizeof(FK_T))));
 typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
@@ -108,6 +122,16 @@ typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
 #error "unsupported vector length"
 #endif
 
+#if FK_TSIZE == 8
+#define FK_FMADDSUB512 _mm512_fmaddsub_pd
+#define FK_FMADDSUB256 _mm256_fmaddsub_pd
+#define FK_FMADDSUB128 _mm_fmaddsub_pd
+#else
+#define FK_FMADDSUB512 _mm512_fmaddsub_ps
+#define FK_FMADDSUB256 _mm256_fmaddsub_ps
+#define FK_FMADDSUB128 _mm_fmaddsub_ps
+#endif
+
 FK_INLINE V FK(ld)(const FK_T *p) { return *(const UV *)(const void *)p; }
 FK_INLINE void FK(st)(FK_T *p, V v) { *(UV *)(void *)p = v; }
 FK_INLINE V FK(splat)(FK_T s) { return s - (V){ 0 }; }
@@ -116,12 +140,26 @@ FK_INLINE V FK(splat)(FK_T s) { return s - (V){ 0 }; }
 FK_INLINE V FK(sgn)(void)
 {
     V v;
+    FK_UNROLL
     for (int i = 0; i < FK_NL; i++)
         v[i] = (i & 1) ? 1 : -1;
     return v;
 }
 
-FK_INLINE V FK(cmul)(V a, V wr, V wis) { return a * wr + FK_SWAP(a) * wis; }
+/* the complex a*w, given wr = (re w, re w, ...) and wi = (im w, im w, ...):
+   a*wr -/+ swap(a)*wi, one fmaddsub where the ISA has it */
+FK_INLINE V FK(cmul)(V a, V wr, V wi)
+{
+#if defined(__AVX512F__) && FK_NL * FK_TSIZE == 64
+    return (V)FK_FMADDSUB512(a, wr, FK_SWAP(a) * wi);
+#elif defined(__FMA__) && FK_NL * FK_TSIZE == 32
+    return (V)FK_FMADDSUB256(a, wr, FK_SWAP(a) * wi);
+#elif defined(__FMA__) && FK_NL * FK_TSIZE == 16
+    return (V)FK_FMADDSUB128(a, wr, FK_SWAP(a) * wi);
+#else
+    return a * wr + FK_SWAP(a) * (wi * FK(sgn)());
+#endif
+}
 
 /* a * (-i) forward, a * (+i) backward */
 FK_INLINE V FK(rot)(V a, int fwd)
@@ -152,6 +190,7 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
         a[3] = t1 - t3;
     } else {
         V u[4], v[4];
+        FK_UNROLL
         for (int k = 0; k < 4; k++)
             u[k] = a[k] + a[k + 4];
         v[0] = a[0] - a[4];
@@ -160,6 +199,7 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
         v[3] = FK(w83)(a[3] - a[7], fwd);
         FK(dft)(u, 4, fwd);
         FK(dft)(v, 4, fwd);
+        FK_UNROLL
         for (int k = 0; k < 4; k++) {
             a[2 * k] = u[k];
             a[2 * k + 1] = v[k];
@@ -171,19 +211,22 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
 FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t s, int64_t sm,
                         const FK_T *tw, const FK_T *xp, FK_T *yp)
 {
-    const V sg = FK(sgn)();
     V wr[7], wi[7];
-    if (!notw)
+    if (!notw) {
+        FK_UNROLL
         for (int k = 1; k < r; k++) {
             wr[k - 1] = FK(splat)(tw[2 * (k - 1)]);
-            wi[k - 1] = FK(splat)(tw[2 * (k - 1) + 1]) * sg;
+            wi[k - 1] = FK(splat)(tw[2 * (k - 1) + 1]);
         }
+    }
     for (int64_t q = 0; q < s; q += W) {
         V a[8];
+        FK_UNROLL
         for (int k = 0; k < r; k++)
             a[k] = FK(ld)(xp + 2 * (q + k * sm));
         FK(dft)(a, r, fwd);
         FK(st)(yp + 2 * q, a[0]);
+        FK_UNROLL
         for (int k = 1; k < r; k++)
             FK(st)(yp + 2 * (q + k * s),
                    notw ? a[k] : FK(cmul)(a[k], wr[k - 1], wi[k - 1]));
@@ -228,10 +271,13 @@ FK_INLINE void FK(zip)(V a, V b, V *lo, V *hi)
    (v[0][0], v[1][0], ..., v[g-1][0], v[0][1], ...). */
 FK_INLINE void FK(shuffle_rounds)(V *v, int g)
 {
+    FK_UNROLL
     for (int h = g; h > 1; h /= 2) {
         V t[8];
+        FK_UNROLL
         for (int j = 0; j < g / 2; j++)
             FK(zip)(v[j], v[j + g / 2], &t[2 * j], &t[2 * j + 1]);
+        FK_UNROLL
         for (int j = 0; j < g; j++)
             v[j] = t[j];
     }
@@ -243,24 +289,29 @@ FK_INLINE void FK(shuffle_rounds)(V *v, int g)
 FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
                               const FK_T *x, FK_T *y)
 {
-    const V sg = FK(sgn)();
     const int g = r < W ? r : W;
     for (int64_t i = 0; i < m; i += W) {
         V a[8];
+        FK_UNROLL
         for (int k = 0; k < r; k++)
             a[k] = FK(ld)(x + 2 * (i + k * m));
         FK(dft)(a, r, fwd);
+        FK_UNROLL
         for (int k = 1; k < r; k++) {
             V w = FK(ld)(twl + 2 * ((k - 1) * m + i));
-            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w) * sg);
+            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
         }
+        FK_UNROLL
         for (int b = 0; b < r; b += g)
             FK(shuffle_rounds)(a + b, g);
         if (g == W) {
+            FK_UNROLL
             for (int b = 0; b < r; b += W)
+                FK_UNROLL
                 for (int j = 0; j < W; j++)
                     FK(st)(y + 2 * (r * (i + j) + b), a[b + j]);
         } else {
+            FK_UNROLL
             for (int j = 0; j < r; j++)
                 FK(st)(y + 2 * (r * i + j * W), a[j]);
         }
@@ -272,7 +323,6 @@ FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *t
                              const FK_T *x, FK_T *y)
 {
     const int64_t sm = s * m;
-    const V sg = FK(sgn)();
     if (s == 1) {
         FK(pass_lane1)(r, fwd, m, twl, x, y);
         return;
@@ -280,17 +330,22 @@ FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *t
     for (int64_t i = 0; i < sm; i += W) {
         V a[8];
         FK_T t[8][FK_NL];
+        FK_UNROLL
         for (int k = 0; k < r; k++)
             a[k] = FK(ld)(x + 2 * (i + k * sm));
         FK(dft)(a, r, fwd);
+        FK_UNROLL
         for (int k = 1; k < r; k++) {
             V w = FK(ld)(twl + 2 * ((k - 1) * sm + i));
-            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w) * sg);
+            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
         }
+        FK_UNROLL
         for (int k = 0; k < r; k++)
             FK(st)(t[k], a[k]);
+        FK_UNROLL
         for (int l = 0; l < W; l++) {
             int64_t p = (i + l) / s, q = (i + l) % s;
+            FK_UNROLL
             for (int k = 0; k < r; k++) {
                 FK_T *d = y + 2 * (q + s * (r * p + k));
                 d[0] = t[k][2 * l];
@@ -328,7 +383,7 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
     int64_t i = 0;
     for (; i + W <= n; i += W) {
         V bv = FK(ld)(b + 2 * i);
-        V prod = FK(cmul)(FK(ld)(a + 2 * i), FK_DRE(bv), FK_DIM(bv) * sg);
+        V prod = FK(cmul)(FK(ld)(a + 2 * i), FK_DRE(bv), FK_DIM(bv));
         FK(st)(y + 2 * i, prod * -sg);
     }
     for (; i < n; i++) {
@@ -345,6 +400,10 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
 #undef UV
 #undef W
 #undef FK_INLINE
+#undef FK_UNROLL
+#undef FK_FMADDSUB512
+#undef FK_FMADDSUB256
+#undef FK_FMADDSUB128
 #undef FK_SWAP
 #undef FK_DRE
 #undef FK_DIM

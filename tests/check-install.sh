@@ -1,0 +1,56 @@
+#!/bin/sh
+# check-install.sh - `make install DESTDIR=...` installs everything a user
+# needs, and an example builds against the installed copy with nothing but
+# `pkg-config --cflags --libs nla`, and runs.
+#
+# Needs from make (AM_TESTS_ENVIRONMENT): NLA_BUILDDIR, NLA_MAKE, NLA_CC and
+# the installation directories NLA_{BIN,LIB,INCLUDE,MAN,PKGCONFIG}DIR.
+: "${NLA_BUILDDIR:?}" "${NLA_MAKE:=make}" "${NLA_CC:=cc}"
+src="${srcdir:-.}"
+if ! command -v pkg-config >/dev/null 2>&1; then
+    echo "SKIP: pkg-config is not installed"
+    exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nla-install.XXXXXX") || exit 1
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# the parent make's jobserver is not ours to use: run the install serially
+if ! MAKEFLAGS= MFLAGS= $NLA_MAKE -C "$NLA_BUILDDIR" install DESTDIR="$tmp" \
+        > "$tmp/install.log" 2>&1; then
+    cat "$tmp/install.log"
+    fail "make install DESTDIR=$tmp"
+fi
+
+root=$tmp
+for f in "$NLA_INCLUDEDIR/nla.h" "$NLA_PKGCONFIGDIR/nla.pc" "$NLA_BINDIR/nla" \
+         "$NLA_LIBDIR/libnla.la" "$NLA_MANDIR/man1/nla.1" "$NLA_MANDIR/man3/nla.3" \
+         "$NLA_MANDIR/man7/nla.7" "$NLA_MANDIR/man3/nla_dgemm.3" \
+         "$NLA_MANDIR/man3/nla_sgemm.3"; do
+    [ -f "$root$f" ] || fail "$f was not installed"
+done
+# the BLAS drop-in, where the build has one
+if [ -f "$NLA_BUILDDIR/libnlablas.la" ] && [ ! -f "$root$NLA_LIBDIR/libnlablas.la" ]; then
+    fail "$NLA_LIBDIR/libnlablas.la was not installed"
+fi
+grep -qx '\.so man3/nla_dgemm\.3' "$root$NLA_MANDIR/man3/nla_sgemm.3" ||
+    fail "the alias page nla_sgemm.3 does not point to nla_dgemm.3"
+echo "installed: header, nla.pc, the nla command, libnla, man pages (1, 3, 7) and aliases"
+
+PKG_CONFIG_LIBDIR="$root$NLA_PKGCONFIGDIR" PKG_CONFIG_SYSROOT_DIR="$root"
+PKG_CONFIG_PATH=
+export PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR PKG_CONFIG_PATH
+if [ -f "$root$NLA_LIBDIR/libnla.so" ]; then
+    flags=$(pkg-config --cflags --libs nla) || fail "pkg-config --cflags --libs nla"
+else
+    flags=$(pkg-config --static --cflags --libs nla) || fail "pkg-config --static nla"
+fi
+echo "pkg-config --cflags --libs nla: $flags"
+# shellcheck disable=SC2086
+$NLA_CC "$src/examples/gemm_rowmajor.c" -o "$tmp/gemm_rowmajor" $flags ||
+    fail "the example does not build against the installed copy"
+LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$tmp/gemm_rowmajor" || fail "the example built against the installed copy fails"
+LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$root$NLA_BINDIR/nla" version || fail "the installed nla command does not run"
+echo "PASS: installed copy works with pkg-config alone"

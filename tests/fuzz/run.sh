@@ -55,7 +55,7 @@ for h in $harnesses; do
     cp "$here/corpus/$h/"* "$work.corpus/" 2>/dev/null || true
     log=$out/$h.log
     if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 OMP_NUM_THREADS=1 \
-       "$out/$h" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
+       "$out/$h" -seed="${NLA_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
            -artifact_prefix="$work." "$work.corpus" >"$log" 2>&1; then
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         pats=$(grep -a '^fuzz: ' "$log" | tail -n 1)

@@ -133,19 +133,20 @@ KT(ukr_body)(const int MVX, int64_t k, KT_T alpha, const KT_T *a, int64_t as,
     }
     _Pragma("GCC unroll 4")
     for (int64_t l = 0; l < k; l++) {
+        /* indexed, not stepped: stepping would form a pointer one huge
+           stride past the operand after the last iteration */
+        const KT_T *al = a + l * as, *bl = b + l * bsl;
         VEC av[KT_MV];
         KT_UNROLL
         for (int v = 0; v < MVX; v++)
-            av[v] = LOADU(a + v * KT_VL);
+            av[v] = LOADU(al + v * KT_VL);
         KT_UNROLL
         for (int j = 0; j < KT_NR; j++) {
-            VEC bj = SPLAT(b[j * bsj]);
+            VEC bj = SPLAT(bl[j * bsj]);
             KT_UNROLL
             for (int v = 0; v < MVX; v++)
                 acc[j][v] += av[v] * bj;
         }
-        a += as;
-        b += bsl;
     }
     KT_UNROLL
     for (int j = 0; j < KT_NR; j++) {

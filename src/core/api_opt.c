@@ -11,29 +11,12 @@
 
 /* --------------------------------------------------------------- helpers */
 
-static int chk_fail(nla_check *ck, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static int chk_fail(nla_check *ck, const char *fmt, ...)
-{
-    char buf[NLA_MSG_LEN];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn, "%s", buf);
-    return 1;
-}
-
 /* a finite v > 0 (or >= 0 when zero_ok) */
 static int chk_real(nla_check *ck, const char *name, double v, int zero_ok)
 {
     if (isfinite(v) && (v > 0 || (zero_ok && v == 0)))
         return 0;
-    return chk_fail(ck, "%s (%g) is not a finite number %s 0", name, v,
+    return nla_chk_fail(ck, "%s (%g) is not a finite number %s 0", name, v,
                     zero_ok ? ">=" : ">");
 }
 
@@ -41,7 +24,7 @@ static int chk_pos(nla_check *ck, const char *name, int64_t v)
 {
     if (v >= 1)
         return 0;
-    return chk_fail(ck, "%s (%lld) < 1", name, (long long)v);
+    return nla_chk_fail(ck, "%s (%lld) < 1", name, (long long)v);
 }
 
 /* n doubles fit in memory */
@@ -126,13 +109,13 @@ NLA_API nla_status nla_fw_set_create_box(nla_fw_set **set, int64_t n, const doub
         return ck.status;
     for (int64_t i = 0; i < n; i++) {
         if (!isfinite(lo[i]))
-            return chk_fail(&ck, "lo[%lld] (%g) is not finite", (long long)i, lo[i]),
+            return nla_chk_fail(&ck, "lo[%lld] (%g) is not finite", (long long)i, lo[i]),
                    ck.status;
         if (!isfinite(hi[i]))
-            return chk_fail(&ck, "hi[%lld] (%g) is not finite", (long long)i, hi[i]),
+            return nla_chk_fail(&ck, "hi[%lld] (%g) is not finite", (long long)i, hi[i]),
                    ck.status;
         if (lo[i] > hi[i])
-            return chk_fail(&ck, "lo[%lld] (%g) > hi[%lld] (%g)", (long long)i, lo[i],
+            return nla_chk_fail(&ck, "lo[%lld] (%g) > hi[%lld] (%g)", (long long)i, lo[i],
                             (long long)i, hi[i]), ck.status;
     }
     if ((st = set_new(&s, fn, FW_SET_BOX, n, 1.0)) != NLA_OK)
@@ -160,7 +143,7 @@ NLA_API nla_status nla_fw_set_create_ksparse(nla_fw_set **set, int64_t n, int64_
         chk_pos(&ck, "k", k) || chk_real(&ck, "r", r, 0))
         return ck.status;
     if (k > n)
-        return chk_fail(&ck, "k (%lld) > n (%lld)", (long long)k, (long long)n), ck.status;
+        return nla_chk_fail(&ck, "k (%lld) > n (%lld)", (long long)k, (long long)n), ck.status;
     if ((st = set_new(set, fn, FW_SET_KSPARSE, n, r)) == NLA_OK)
         (*set)->k = k;
     return st;
@@ -178,10 +161,10 @@ NLA_API nla_status nla_fw_set_create_nuclear_ball(nla_fw_set **set, int64_t m, i
         chk_real(&ck, "r", r, 0) || chk_pos(&ck, "max_iter", max_iter))
         return ck.status;
     if (nla_mul_overflows(m, n, &mn) || chk_len(&ck, "m*n", mn))
-        return chk_fail(&ck, "m*n (%lld*%lld) overflows", (long long)m, (long long)n),
+        return nla_chk_fail(&ck, "m*n (%lld*%lld) overflows", (long long)m, (long long)n),
                ck.status;
     if (!(tol > 0 && tol < 1))
-        return chk_fail(&ck, "tol (%g) is not in (0, 1)", tol), ck.status;
+        return nla_chk_fail(&ck, "tol (%g) is not in (0, 1)", tol), ck.status;
     if ((st = set_new(set, fn, FW_SET_NUCLEAR, mn, r)) == NLA_OK) {
         (*set)->m = m;
         (*set)->cols = n;
@@ -226,7 +209,7 @@ static int chk_finite_vec(nla_check *ck, const char *name, const double *v, int6
 {
     for (int64_t i = 0; i < n; i++)
         if (!isfinite(v[i]))
-            return chk_fail(ck, "%s[%lld] (%g) is not finite", name, (long long)i, v[i]);
+            return nla_chk_fail(ck, "%s[%lld] (%g) is not finite", name, (long long)i, v[i]);
     return 0;
 }
 
@@ -409,7 +392,7 @@ NLA_API nla_status nla_fw_objective_create_quad_band(nla_fw_objective **obj, int
         nla_chk_nonneg(&ck, "k", k))
         return ck.status;
     if (k > (INT64_MAX - 1) / 2 || ldqb < 2 * k + 1)
-        return chk_fail(&ck, "ldqb (%lld) < 2k+1", (long long)ldqb), ck.status;
+        return nla_chk_fail(&ck, "ldqb (%lld) < 2k+1", (long long)ldqb), ck.status;
     if (nla_chk_ptr(&ck, "qb", qb, 1) ||
         nla_chk_matrix_extent(&ck, "qb", 2 * k + 1, n, ldqb, sizeof(double)))
         return ck.status;
@@ -474,7 +457,7 @@ NLA_API nla_status nla_fw_options_set_variant(nla_fw_options *opt, nla_fw_varian
 {
     OPT_CHECK("nla_fw_options_set_variant");
     if (v != NLA_FW_VANILLA && v != NLA_FW_AWAY && v != NLA_FW_PAIRWISE)
-        return chk_fail(&ck, "v has unknown value %d (expected NLA_FW_VANILLA, "
+        return nla_chk_fail(&ck, "v has unknown value %d (expected NLA_FW_VANILLA, "
                         "NLA_FW_AWAY or NLA_FW_PAIRWISE)", (int)v), ck.status;
     opt->variant = v;
     return NLA_OK;
@@ -486,7 +469,7 @@ NLA_API nla_status nla_fw_options_set_step(nla_fw_options *opt, nla_fw_step_rule
     OPT_CHECK("nla_fw_options_set_step");
     if (rule != NLA_FW_AGNOSTIC && rule != NLA_FW_SHORT_STEP && rule != NLA_FW_ADAPTIVE &&
         rule != NLA_FW_EXACT)
-        return chk_fail(&ck, "rule has unknown value %d (expected NLA_FW_AGNOSTIC, "
+        return nla_chk_fail(&ck, "rule has unknown value %d (expected NLA_FW_AGNOSTIC, "
                         "NLA_FW_SHORT_STEP, NLA_FW_ADAPTIVE or NLA_FW_EXACT)", (int)rule),
                ck.status;
     if (chk_real(&ck, "L", L, rule != NLA_FW_SHORT_STEP))
@@ -537,7 +520,7 @@ NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
 {
     OPT_CHECK("nla_fw_options_set_verbose");
     if (out && every < 1)
-        return chk_fail(&ck, "every (%lld) < 1", (long long)every), ck.status;
+        return nla_chk_fail(&ck, "every (%lld) < 1", (long long)every), ck.status;
     opt->out = out;
     opt->every = out ? every : 0;
     return NLA_OK;
@@ -560,20 +543,20 @@ NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
         chk_cpu(&ck, ctx))
         return ck.status;
     if (obj->n != set->n)
-        return chk_fail(&ck, "obj (dimension %lld) and set (dimension %lld) differ",
+        return nla_chk_fail(&ck, "obj (dimension %lld) and set (dimension %lld) differ",
                         (long long)obj->n, (long long)set->n), ck.status;
     if (!opt) {
         fw_options_default(&defaults);
         opt = &defaults;
     }
     if (opt->rule == NLA_FW_EXACT && obj->kind == FW_OBJ_USER)
-        return chk_fail(&ck, "opt: the exact line search needs a built-in objective, "
+        return nla_chk_fail(&ck, "opt: the exact line search needs a built-in objective, "
                         "obj is a user callback"), ck.status;
     bad = fw_set_infeasible(set, x, why, sizeof why);
     if (bad < 0)
         return nla_fail(ctx, NLA_ENOMEM, fn, "cannot allocate the feasibility test");
     if (bad)
-        return chk_fail(&ck, "x is not in the feasible set: %s", why), ck.status;
+        return nla_chk_fail(&ck, "x is not in the feasible set: %s", why), ck.status;
     nla_ok(ctx);
     return fw_solve(ctx, obj, set, opt, x, res);
 }

@@ -25,10 +25,7 @@ int nla_add_overflows(int64_t a, int64_t b, int64_t *r)
     return 0;
 }
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
-#endif
-static int fail(nla_check *ck, const char *fmt, ...)
+int nla_chk_fail(nla_check *ck, const char *fmt, ...)
 {
     char buf[NLA_MSG_LEN];
     va_list ap;
@@ -43,7 +40,7 @@ int nla_chk_ctx(nla_check *ck, const nla_context *ctx)
 {
     if (ctx)
         return 0;
-    return fail(ck, "ctx is NULL");
+    return nla_chk_fail(ck, "ctx is NULL");
 }
 
 static int chk_enum(nla_check *ck, const char *name, int v, int ok,
@@ -51,7 +48,7 @@ static int chk_enum(nla_check *ck, const char *name, int v, int ok,
 {
     if (ok)
         return 0;
-    return fail(ck, "%s has unknown value %d (expected %s)", name, v, expected);
+    return nla_chk_fail(ck, "%s has unknown value %d (expected %s)", name, v, expected);
 }
 
 int nla_chk_trans(nla_check *ck, const char *name, nla_trans t)
@@ -76,7 +73,7 @@ int nla_chk_nonneg(nla_check *ck, const char *name, int64_t v)
 {
     if (v >= 0)
         return 0;
-    return fail(ck, "%s (%lld) < 0", name, (long long)v);
+    return nla_chk_fail(ck, "%s (%lld) < 0", name, (long long)v);
 }
 
 int nla_chk_ld(nla_check *ck, const char *name, int64_t ld, const char *minexpr,
@@ -84,7 +81,7 @@ int nla_chk_ld(nla_check *ck, const char *name, int64_t ld, const char *minexpr,
 {
     if (ld >= min)
         return 0;
-    return fail(ck, "%s (%lld) < %s (%lld)", name, (long long)ld, minexpr,
+    return nla_chk_fail(ck, "%s (%lld) < %s (%lld)", name, (long long)ld, minexpr,
                 (long long)min);
 }
 
@@ -92,7 +89,7 @@ int nla_chk_ldab(nla_check *ck, int64_t ldab, int64_t kl, int64_t ku)
 {
     int64_t width;
     if (nla_add_overflows(kl, ku, &width) || nla_add_overflows(width, 1, &width))
-        return fail(ck, "ldab (%lld) < kl+ku+1 (%lld+%lld+1 exceeds INT64_MAX)",
+        return nla_chk_fail(ck, "ldab (%lld) < kl+ku+1 (%lld+%lld+1 exceeds INT64_MAX)",
                     (long long)ldab, (long long)kl, (long long)ku);
     return nla_chk_ld(ck, "ldab", ldab, "kl+ku+1", width);
 }
@@ -101,14 +98,14 @@ int nla_chk_inc(nla_check *ck, const char *name, int64_t inc)
 {
     if (inc != 0)
         return 0;
-    return fail(ck, "%s is 0", name);
+    return nla_chk_fail(ck, "%s is 0", name);
 }
 
 int nla_chk_ptr(nla_check *ck, const char *name, const void *p, int needed)
 {
     if (p || !needed)
         return 0;
-    return fail(ck, "%s is NULL", name);
+    return nla_chk_fail(ck, "%s is NULL", name);
 }
 
 /* elements * elsize must fit in both size_t and ptrdiff_t */
@@ -123,7 +120,7 @@ static int extent_fits(int64_t elements, size_t elsize)
 
 static int extent_fail(nla_check *ck, const char *name, const char *what)
 {
-    return fail(ck, "%s: the extent %s overflows size_t", name, what);
+    return nla_chk_fail(ck, "%s: the extent %s overflows size_t", name, what);
 }
 
 int nla_chk_matrix_extent(nla_check *ck, const char *name, int64_t rows,

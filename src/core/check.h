@@ -19,6 +19,12 @@ typedef struct nla_check {
 
 #define NLA_CHECK_INIT(ctx_, fn_) { (ctx_), (fn_), NLA_OK }
 
+/* Record an EINVAL whose message is fmt (naming the argument); returns 1. */
+int nla_chk_fail(nla_check *ck, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 int nla_chk_ctx(nla_check *ck, const nla_context *ctx);
 int nla_chk_trans(nla_check *ck, const char *name, nla_trans t);
 int nla_chk_uplo(nla_check *ck, const char *name, nla_uplo u);

@@ -283,6 +283,22 @@ FK_INLINE void FK(shuffle_rounds)(V *v, int g)
     }
 }
 
+/* One radix-r butterfly on the W lanes starting at i: a[k] = x[i + k*stride],
+   the DFT, then a[k] *= twl[(k-1)*stride + i] (per-lane twiddles). */
+FK_INLINE void FK(butterfly_lane)(int r, int fwd, int64_t stride, int64_t i,
+                                  const FK_T *twl, const FK_T *x, V *a)
+{
+    FK_UNROLL
+    for (int k = 0; k < r; k++)
+        a[k] = FK(ld)(x + 2 * (i + k * stride));
+    FK(dft)(a, r, fwd);
+    FK_UNROLL
+    for (int k = 1; k < r; k++) {
+        V w = FK(ld)(twl + 2 * ((k - 1) * stride + i));
+        a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
+    }
+}
+
 /* The s == 1 pass with per-lane twiddles twl[(k-1)*m + p]: vectors of W
    consecutive p, outputs y[r*p + k] put together in registers, so every
    store is a full vector. */
@@ -292,15 +308,7 @@ FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
     const int g = r < W ? r : W;
     for (int64_t i = 0; i < m; i += W) {
         V a[8];
-        FK_UNROLL
-        for (int k = 0; k < r; k++)
-            a[k] = FK(ld)(x + 2 * (i + k * m));
-        FK(dft)(a, r, fwd);
-        FK_UNROLL
-        for (int k = 1; k < r; k++) {
-            V w = FK(ld)(twl + 2 * ((k - 1) * m + i));
-            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
-        }
+        FK(butterfly_lane)(r, fwd, m, i, twl, x, a);
         FK_UNROLL
         for (int b = 0; b < r; b += g)
             FK(shuffle_rounds)(a + b, g);
@@ -330,15 +338,7 @@ FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *t
     for (int64_t i = 0; i < sm; i += W) {
         V a[8];
         FK_T t[8][FK_NL];
-        FK_UNROLL
-        for (int k = 0; k < r; k++)
-            a[k] = FK(ld)(x + 2 * (i + k * sm));
-        FK(dft)(a, r, fwd);
-        FK_UNROLL
-        for (int k = 1; k < r; k++) {
-            V w = FK(ld)(twl + 2 * ((k - 1) * sm + i));
-            a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
-        }
+        FK(butterfly_lane)(r, fwd, sm, i, twl, x, a);
         FK_UNROLL
         for (int k = 0; k < r; k++)
             FK(st)(t[k], a[k]);

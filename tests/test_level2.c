@@ -645,9 +645,11 @@ static void X(gemv_threads)(void)
 
 static void X(gbmv_threads)(void)
 {
-    /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), a wide band */
+    /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), a wide band
+       (ku odd, so that the four-column groups of Trans fall differently
+       in the 1- and 2-thread blocks) */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
-                                         { 3001, 3500, 70, 40 } };
+                                         { 3001, 3500, 70, 41 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
     for (int s = 0; s < 3; s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {

@@ -57,19 +57,7 @@ typedef struct nla_gemm_blocks {
     void (*P##pack_mr)(int64_t kc, int64_t len, const T *src, int64_t si,      \
                        int64_t sl, T *dst);                                    \
     void (*P##pack_nr)(int64_t kc, int64_t len, const T *src, int64_t si,      \
-                       int64_t sl, T *dst);                                    \
-    /* y[0..n) += alpha * x[0..n) */                                           \
-    void (*P##axpy)(int64_t n, T alpha, const T *x, T *y);                     \
-    /* sum x[i] * y[i], i < n */                                               \
-    T (*P##dot)(int64_t n, const T *x, const T *y);                            \
-    /* y[0..m) += A[0..m, 0..n) * x[0..n), A column-major */                   \
-    void (*P##gemv_n)(int64_t m, int64_t n, const T *a, int64_t lda,           \
-                      const T *x, T *y);                                       \
-    /* r[j] = A[0..m, j] . x[0..m), j < n */                                   \
-    void (*P##gemv_t)(int64_t m, int64_t n, const T *a, int64_t lda,           \
-                      const T *x, T *r);                                       \
-    /* y[0..n) += alpha * a[0..n); returns a[0..n) . x[0..n) (spmv) */        \
-    T (*P##axpy_dot)(int64_t n, T alpha, const T *a, const T *x, T *y);
+                       int64_t sl, T *dst);
 
 typedef struct nla_kernels {
     const char *name;          /* "generic", "avx2", "avx512" */

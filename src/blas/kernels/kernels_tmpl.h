@@ -62,20 +62,10 @@ const nla_kernels NLA_KTAB = {
     .dgemm_dir = { d_gemm_dir1, d_gemm_dir2, d_gemm_dir3, d_gemm_dir4 },
     .dpack_mr = d_pack_mr,
     .dpack_nr = d_pack_nr,
-    .daxpy = d_axpy,
-    .ddot = d_dot,
-    .dgemv_n = d_gemv_n,
-    .dgemv_t = d_gemv_t,
-    .daxpy_dot = d_axpy_dot,
     .sgemm_ukr = { s_gemm_ukr1, s_gemm_ukr2, s_gemm_ukr3, s_gemm_ukr4 },
     .sgemm_dir = { s_gemm_dir1, s_gemm_dir2, s_gemm_dir3, s_gemm_dir4 },
     .spack_mr = s_pack_mr,
     .spack_nr = s_pack_nr,
-    .saxpy = s_axpy,
-    .sdot = s_dot,
-    .sgemv_n = s_gemv_n,
-    .sgemv_t = s_gemv_t,
-    .saxpy_dot = s_axpy_dot,
 };
 
 #else /* ----------------------------------------------- per precision */
@@ -253,148 +243,6 @@ static void KT(pack_nr)(int64_t kc, int64_t len, const KT_T *src, int64_t si,
                         int64_t sl, KT_T *dst)
 {
     KT(pack_w)(KT_NR, kc, len, src, si, sl, dst);
-}
-
-static void KT(axpy)(int64_t n, KT_T alpha, const KT_T *x, KT_T *y)
-{
-    VEC va = SPLAT(alpha);
-    int64_t i = 0;
-
-    for (; i + 4 * KT_VL <= n; i += 4 * KT_VL) {
-        KT_UNROLL
-        for (int u = 0; u < 4; u++)
-            STOREU(y + i + u * KT_VL, LOADU(y + i + u * KT_VL) + va * LOADU(x + i + u * KT_VL));
-    }
-    for (; i + KT_VL <= n; i += KT_VL)
-        STOREU(y + i, LOADU(y + i) + va * LOADU(x + i));
-    for (; i < n; i++)
-        y[i] += alpha * x[i];
-}
-
-/*
- * The dot product's order, shared by dot, gemv_t and axpy_dot so that a
- * column gives the same bits whichever of them computes it: two vector
- * accumulators over steps of 2 vectors, one more vector step, the lanes,
- * then the scalar tail in order.
- */
-static KT_T KT(dot)(int64_t n, const KT_T *x, const KT_T *y)
-{
-    VEC s0 = SPLAT(0), s1 = SPLAT(0);
-    int64_t i = 0;
-    KT_T s;
-
-    for (; i + 2 * KT_VL <= n; i += 2 * KT_VL) {
-        s0 += LOADU(x + i) * LOADU(y + i);
-        s1 += LOADU(x + i + KT_VL) * LOADU(y + i + KT_VL);
-    }
-    if (i + KT_VL <= n) {
-        s0 += LOADU(x + i) * LOADU(y + i);
-        i += KT_VL;
-    }
-    s = KT(hsum)(s0 + s1);
-    for (; i < n; i++)
-        s += x[i] * y[i];
-    return s;
-}
-
-static void KT(gemv_t)(int64_t m, int64_t n, const KT_T *a, int64_t lda,
-                       const KT_T *x, KT_T *r)
-{
-    int64_t j = 0;
-
-    for (; j + 4 <= n; j += 4) {
-        const KT_T *c[4] = { a + j * lda, a + (j + 1) * lda, a + (j + 2) * lda,
-                             a + (j + 3) * lda };
-        VEC s0[4], s1[4];
-        int64_t i = 0;
-        KT_UNROLL
-        for (int u = 0; u < 4; u++)
-            s0[u] = s1[u] = SPLAT(0);
-        for (; i + 2 * KT_VL <= m; i += 2 * KT_VL) {
-            VEC x0 = LOADU(x + i), x1 = LOADU(x + i + KT_VL);
-            KT_UNROLL
-            for (int u = 0; u < 4; u++) {
-                s0[u] += LOADU(c[u] + i) * x0;
-                s1[u] += LOADU(c[u] + i + KT_VL) * x1;
-            }
-        }
-        if (i + KT_VL <= m) {
-            VEC x0 = LOADU(x + i);
-            KT_UNROLL
-            for (int u = 0; u < 4; u++)
-                s0[u] += LOADU(c[u] + i) * x0;
-            i += KT_VL;
-        }
-        KT_UNROLL
-        for (int u = 0; u < 4; u++) {
-            KT_T s = KT(hsum)(s0[u] + s1[u]);
-            for (int64_t t = i; t < m; t++)
-                s += c[u][t] * x[t];
-            r[j + u] = s;
-        }
-    }
-    for (; j < n; j++)
-        r[j] = KT(dot)(m, a + j * lda, x);
-}
-
-static void KT(gemv_n)(int64_t m, int64_t n, const KT_T *a, int64_t lda,
-                       const KT_T *x, KT_T *y)
-{
-    int64_t j = 0;
-
-    /* four columns per pass over y: a quarter of the y traffic */
-    for (; j + 4 <= n; j += 4) {
-        const KT_T *c0 = a + j * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
-        VEC x0 = SPLAT(x[j]), x1 = SPLAT(x[j + 1]), x2 = SPLAT(x[j + 2]),
-            x3 = SPLAT(x[j + 3]);
-        int64_t i = 0;
-        for (; i + KT_VL <= m; i += KT_VL) {
-            VEC t = LOADU(y + i);
-            t += LOADU(c0 + i) * x0;
-            t += LOADU(c1 + i) * x1;
-            t += LOADU(c2 + i) * x2;
-            t += LOADU(c3 + i) * x3;
-            STOREU(y + i, t);
-        }
-        for (; i < m; i++) {
-            KT_T t = y[i];
-            t += c0[i] * x[j];
-            t += c1[i] * x[j + 1];
-            t += c2[i] * x[j + 2];
-            t += c3[i] * x[j + 3];
-            y[i] = t;
-        }
-    }
-    for (; j < n; j++)
-        KT(axpy)(m, x[j], a + j * lda, y);
-}
-
-static KT_T KT(axpy_dot)(int64_t n, KT_T alpha, const KT_T *a, const KT_T *x,
-                         KT_T *y)
-{
-    VEC va = SPLAT(alpha), s0 = SPLAT(0), s1 = SPLAT(0);
-    int64_t i = 0;
-    KT_T s;
-
-    for (; i + 2 * KT_VL <= n; i += 2 * KT_VL) {
-        VEC a0 = LOADU(a + i), a1 = LOADU(a + i + KT_VL);
-        STOREU(y + i, LOADU(y + i) + va * a0);
-        STOREU(y + i + KT_VL, LOADU(y + i + KT_VL) + va * a1);
-        s0 += a0 * LOADU(x + i);
-        s1 += a1 * LOADU(x + i + KT_VL);
-    }
-    if (i + KT_VL <= n) {
-        VEC a0 = LOADU(a + i);
-        STOREU(y + i, LOADU(y + i) + va * a0);
-        s0 += a0 * LOADU(x + i);
-        i += KT_VL;
-    }
-    s = KT(hsum)(s0 + s1);
-    for (; i < n; i++) {
-        y[i] += alpha * a[i];
-        s += a[i] * x[i];
-    }
-    return s;
 }
 
 #undef KT_N_

@@ -15,14 +15,21 @@
  * storage allows it:
  *   gemv_n  eight columns per pass over y (y traffic 1/8 of A's);
  *   gemv_t  four dot products per pass over x;
- *   gbmv    NoTrans: a vector of rows at a time, summing the column
- *           segments that cross it (each a contiguous load) in registers;
- *           Trans: one dot per stored column; and for bands of at most
- *           NLA_L2_DIAG_MAX diagonals, whose columns are too short to
- *           vectorise, by rows (columns for Trans) with the diagonals
- *           unrolled;
- *   spmv    four columns at a time, each entry used for its axpy and its
- *           dot (acc traffic a quarter of AP's).
+ *   gbmv    by the band's width w = kl+ku+1:
+ *           w <= NLA_L2_DIAG_MAX: diagonal-wise, by rows (columns for
+ *             Trans) with the diagonals unrolled, since columns this short
+ *             do not vectorise;
+ *           NoTrans, while (w+VL)*w entries fit in L1: a vector of rows
+ *             at a time, summing the column segments that cross it in
+ *             registers;
+ *           NoTrans, wider: by columns (axpy form), four per pass over a
+ *             window of y that stays in L1;
+ *           Trans, wider: one dot per stored column;
+ *           the wide forms prefetch the band in address order, since its
+ *           columns are runs too short for the hardware prefetchers;
+ *   spmv    eight columns at a time (four on AVX2: 16 registers), each
+ *           entry used for its axpy and its dot (acc traffic an eighth or a
+ *           quarter of AP's).
  */
 #ifndef LT_T /* ------------------------------------------- per ISA, outer */
 
@@ -355,6 +362,20 @@ static void L(gbmv_t_edge)(int64_t m, int64_t kl, int64_t ku, const LT_T *ab,
     default: CALL(8); break;                                                   \
     }
 
+/* Trans takes the diagonal-wise form up to L2_T_DIAG_MAX diagonals: its
+   columns are contiguous, and a dot this short costs more in its
+   horizontal sum than in its products. */
+#ifndef L2_T_DIAG_MAX
+#define L2_T_DIAG_MAX 12
+#endif
+#define L2_DIAG_CASES_T(CALL)                                                  \
+    switch (w) {                                                               \
+    case 9: CALL(9); break;                                                    \
+    case 10: CALL(10); break;                                                  \
+    case 11: CALL(11); break;                                                  \
+    default: CALL(12); break;                                                  \
+    }
+
 /* Rows [lo, hi) of y = beta*y + alpha*A*x, narrow band. */
 static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku,
                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
@@ -403,6 +424,43 @@ INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
 #endif
 }
 
+/* Prefetch the stored band (w entries each) of columns [j, j+count) that
+   exist.  A band column is a short run, which the hardware prefetchers do
+   not pick up in time; the kernels fetch the columns they will read next
+   in address order, L2_PF_BYTES of band ahead. */
+#ifndef L2_PF_BYTES
+#define L2_PF_BYTES 8192
+#endif
+INLINE void L(prefetch_cols)(const LT_T *ab, int64_t ldab, int64_t w, int64_t n, int64_t j,
+                             int64_t count)
+{
+    int64_t c0 = MAX(j, 0), c1 = MIN(j + count, n);
+
+    if (c0 >= c1)
+        return;
+    if (ldab - w <= 16) {
+        /* little padding: one run of lines (faster than a loop per column,
+           which fetches the line two columns share twice) */
+        uintptr_t p = (uintptr_t)(ab + c0 * ldab);
+        uintptr_t len = (uintptr_t)((c1 - c0) * ldab) * sizeof(LT_T);
+        for (uintptr_t o = 0; o < len; o += 64)
+            __builtin_prefetch((const void *)(p + o));
+        return;
+    }
+    for (int64_t c = c0; c < c1; c++) {
+        uintptr_t p = (uintptr_t)(ab + c * ldab);
+        for (uintptr_t o = 0; o < (uintptr_t)w * sizeof(LT_T); o += 64)
+            __builtin_prefetch((const void *)(p + o));
+    }
+}
+
+/* how many columns ahead to prefetch: L2_PF_BYTES of band */
+INLINE int64_t L(pf_ahead)(int64_t w)
+{
+    int64_t d = L2_PF_BYTES / (w * (int64_t)sizeof(LT_T));
+    return d > 0 ? d : 1;
+}
+
 /*
  * Rows [lo, hi) of y = beta*y + alpha*A*x, one vector of rows at a time
  * with its sum in registers: the columns crossing the rows [i0, i0+VL)
@@ -428,10 +486,8 @@ static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
         const LT_T *p = ab + ku + i0;
         VEC a0 = SPLAT(0), a1 = SPLAT(0), r;
         int64_t j = j0;
-        uintptr_t pf = (uintptr_t)(ab + (i0 + ku + L2_PF_COLS) * ldab);
 
-        for (uintptr_t b = 0; b < LT_VL * (uintptr_t)ldab * sizeof(LT_T); b += 64)
-            __builtin_prefetch((const void *)(pf + b));
+        L(prefetch_cols)(ab, ldab, kl + ku + 1, n, i0 + ku + L2_PF_COLS, LT_VL);
         if (nr < LT_VL)
             f0 = f1 + 1; /* a partial vector of rows: lanes only */
         /* each column goes into a0, then the sums swap (a0 + a1 commutes) */
@@ -467,14 +523,148 @@ static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
     }
 }
 
+/* A plain load kept in a register: the compiler must not fold it into a
+   masked instruction as a memory operand, which would make it a masked
+   load (fault-suppressing, and on some cores, AMD Zen among them, very
+   slow when masked-off lanes are involved). */
+INLINE VEC L(loadu_reg)(const LT_T *p)
+{
+    VEC v = LOADU(p);
+#if NLA_VBYTES >= 32
+    __asm__("" : "+v"(v));
+#endif
+    return v;
+}
+
+/* acc[t] += p[t] * s for lanes t in [t0, t1), like L(fma_lanes), but p[0]
+   to p[VL-1] may all be read (the other lanes' products are discarded):
+   a plain load, which on some cores is much faster than a masked one. */
+INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    return (VEC)_mm512_mask3_fmadd_pd((__m512d)L(loadu_reg)(p), _mm512_set1_pd(s), (__m512d)acc,
+                                      m);
+#elif NLA_VBYTES == 64
+    __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    return (VEC)_mm512_mask3_fmadd_ps((__m512)L(loadu_reg)(p), _mm512_set1_ps(s), (__m512)acc,
+                                      m);
+#elif NLA_VBYTES == 32 && LT_DOUBLE
+    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
+    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
+                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+    VEC t = acc + LOADU(p) * SPLAT(s);
+    return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
+#elif NLA_VBYTES == 32
+    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
+                                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+    VEC t = acc + LOADU(p) * SPLAT(s);
+    return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
+#else
+    for (int64_t t = t0; t < t1; t++)
+        acc[t] += p[t] * s;
+    return acc;
+#endif
+}
+
+/*
+ * Column (axpy) form for wide bands: y[lo, hi) is scaled by beta, then
+ * every column crossing those rows adds (alpha*x[j]) times its stored
+ * segment, L2_NC columns per pass.  The storage is read in address order,
+ * one stream.  The rows are cut on a fixed grid of vectors (multiples of
+ * VL from row 0, which the aligned block bounds respect), and each column's
+ * entries are loaded onto that grid, the two end vectors masked: y is
+ * loaded and stored as whole grid vectors, the same addresses for every
+ * column, so loads of y are forwarded from the stores before them.  Each
+ * y[i] gets its columns in increasing j: the order is fixed by the shape.
+ *
+ * Column j holds rows [j-ku, j+kl]; A(i, j) = ab[ku + i + j*(ldab-1)].
+ */
+#ifndef L2_NC
+#define L2_NC 4
+#endif
+static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
+    int64_t j = MAX(0, lo - kl), je = MIN(n, hi + ku), i;
+    int64_t ahead = L(pf_ahead)(kl + ku + 1);
+
+    if (beta == 0) {
+        memset(y + lo, 0, (size_t)(hi - lo) * sizeof(LT_T));
+    } else if (beta != 1) {
+        for (i = lo; i + LT_VL <= hi; i += LT_VL)
+            STOREU(y + i, SPLAT(beta) * LOADU(y + i));
+        for (; i < hi; i++)
+            y[i] *= beta;
+    }
+    for (; j < je; j += L2_NC) {
+        int nc = (int)MIN(L2_NC, je - j);
+        const LT_T *p[L2_NC];
+        LT_T xs[L2_NC];
+        int64_t r0[L2_NC], r1[L2_NC];
+
+L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, L2_NC);
+
+        for (int q = 0; q < L2_NC; q++) {
+            int qq = q < nc ? q : nc - 1; /* absent columns: empty rows */
+            p[q] = ab + ku + (j + qq) * (ldab - 1);
+            xs[q] = q < nc ? alpha * x[j + q] : 0;
+            r0[q] = MAX(lo, j + qq - ku);
+            r1[q] = q < nc ? MIN(hi, j + q + kl + 1) : r0[q];
+        }
+        /* grid vectors [i, i+VL) from the one holding r0[0] */
+        for (i = r0[0] - (r0[0] - lo) % LT_VL; i < r1[nc - 1]; i += LT_VL) {
+            int64_t nr = MIN(LT_VL, hi - i);
+            VEC t;
+            if (nr == LT_VL)
+                t = LOADU(y + i);
+            else
+                t = L(loadn)(y + i, nr);
+            if (i >= r0[L2_NC - 1] && i + LT_VL <= r1[0]) {
+                UNROLL
+                for (int q = 0; q < L2_NC; q++)
+                    t += LOADU(p[q] + i) * SPLAT(xs[q]);
+            } else {
+                UNROLL
+                for (int q = 0; q < L2_NC; q++) {
+                    int64_t t0 = MAX(0, r0[q] - i), t1 = MIN(LT_VL, r1[q] - i);
+                    const LT_T *pv = p[q] + i;
+                    if (t0 < t1 && pv >= ab && pv <= last)
+                        t = L(fma_lanes_u)(t, pv, xs[q], t0, t1);
+                    else if (t0 < t1)
+                        t = L(fma_lanes)(t, pv, xs[q], t0, t1);
+                }
+            }
+            if (nr == LT_VL)
+                STOREU(y + i, t);
+            else
+                L(storen)(y + i, t, nr);
+        }
+    }
+}
+
+/* The row-vector form reads, for each vector of rows, a window of about
+   (w + VL) columns of w entries, revisited by the next vectors: it is the
+   faster form while that window stays in L1 (measured on Zen 5: double
+   w = 33 and float w = 61 by rows, double w = 61 by columns). */
+#ifndef L2_ROWVEC_BYTES
+#define L2_ROWVEC_BYTES 24576
+#endif
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                       int64_t lo, int64_t hi)
 {
-    if (kl + ku + 1 <= NLA_L2_DIAG_MAX)
+    int64_t w = kl + ku + 1;
+
+    if (w <= NLA_L2_DIAG_MAX)
         L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
-    else
+    else if ((double)(w + LT_VL) * (double)w * sizeof(LT_T) <= L2_ROWVEC_BYTES)
         L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    else
+        L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
 /* Elements [lo, hi) of y = beta*y + alpha*A'*x: one dot per stored column
@@ -487,24 +677,41 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
 
-    if (w > NLA_L2_DIAG_MAX) {
+    if (w > L2_T_DIAG_MAX) {
+        int64_t ahead = L(pf_ahead)(w);
         for (int64_t j = lo; j < hi; j++) {
-            int64_t i0 = MAX(0, j - ku), i1 = MIN(m - 1, j + kl);
-            LT_T s = i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab, x + i0)
-                              : 0;
+            int64_t i0, i1;
+            LT_T s;
+            L(prefetch_cols)(ab, ldab, w, n, j + ahead, 1);
+            i0 = MAX(0, j - ku);
+            i1 = MIN(m - 1, j + kl);
+            s = i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab, x + i0) : 0;
             y[j] = L(blend)(alpha, s, beta, y + j);
         }
         return;
     }
     L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
 #define L2_T_DIAG(W) L(gbmv_t_diag)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
-    L2_DIAG_CASES(L2_T_DIAG)
+    if (w <= NLA_L2_DIAG_MAX) {
+        L2_DIAG_CASES(L2_T_DIAG)
+    } else {
+        L2_DIAG_CASES_T(L2_T_DIAG)
+    }
 #undef L2_T_DIAG
     L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
 }
 
 /* ---------------------------------------------------------------- spmv */
 
+/* columns per pass of spmv: each takes two vector registers (its x and its
+   dot), so eight only where there are 32 */
+#ifndef L2_SPC
+#if NLA_VBYTES == 64
+#define L2_SPC 8
+#else
+#define L2_SPC 4
+#endif
+#endif
 /*
  * C columns j..j+C-1 of the packed matrix: col[q][i] is A(i, j+q) for the
  * rows [r0, r1) that all C columns store off the diagonal block (upper:
@@ -515,8 +722,8 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
                           LT_T *acc, int64_t j, int64_t r0, int64_t r1, int upper)
 {
-    VEC xv[4], s[4];
-    LT_T d[4];
+    VEC xv[L2_SPC], s[L2_SPC];
+    LT_T d[L2_SPC];
     int64_t i = r0;
 
     UNROLL
@@ -567,11 +774,11 @@ static void L(spmv_u)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
     int64_t j = j0;
 
     (void)n;
-    for (; j + 4 <= j1; j += 4) {
-        const LT_T *col[4];
-        for (int q = 0; q < 4; q++)
+    for (; j + L2_SPC <= j1; j += L2_SPC) {
+        const LT_T *col[L2_SPC];
+        for (int q = 0; q < L2_SPC; q++)
             col[q] = ap + (j + q) * (j + q + 1) / 2;
-        L(spmv_block)(4, col, x, acc, j, 0, j, 1);
+        L(spmv_block)(L2_SPC, col, x, acc, j, 0, j, 1);
     }
     for (; j < j1; j++) {
         const LT_T *col[1] = { ap + j * (j + 1) / 2 };
@@ -585,11 +792,11 @@ static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
     int64_t j = j0;
 
     /* col[q] is offset so that col[q][i] is A(i, j+q) */
-    for (; j + 4 <= j1; j += 4) {
-        const LT_T *col[4];
-        for (int q = 0; q < 4; q++)
+    for (; j + L2_SPC <= j1; j += L2_SPC) {
+        const LT_T *col[L2_SPC];
+        for (int q = 0; q < L2_SPC; q++)
             col[q] = ap + (j + q) * (2 * n - (j + q) - 1) / 2;
-        L(spmv_block)(4, col, x, acc, j, j + 4, n, 0);
+        L(spmv_block)(L2_SPC, col, x, acc, j, j + L2_SPC, n, 0);
     }
     for (; j < j1; j++) {
         const LT_T *col[1] = { ap + j * (2 * n - j - 1) / 2 };
@@ -610,5 +817,6 @@ static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
 #undef MIN
 #undef MAX
 #undef L2_DIAG_CASES
+#undef L2_DIAG_CASES_T
 
 #endif

@@ -331,7 +331,8 @@ static void X(gemv_incs)(void)
 
 static void X(gbmv_case)(nla_context *ctx, const X(l2case) *c)
 {
-    int64_t m = c->m, n = c->n, kl = c->kl, ku = c->ku, ldab = kl + ku + 2;
+    /* padded storage, or none (the narrow forms' vector path) */
+    int64_t m = c->m, n = c->n, kl = c->kl, ku = c->ku, ldab = kl + ku + 1 + (m + n) % 2;
     int64_t lx = c->trans ? m : n, ly = c->trans ? n : m;
     TT *ab = malloc((size_t)(ldab * (n > 0 ? n : 1)) * sizeof(TT));
     double *dense = calloc((size_t)(m * n + 1), sizeof(double));

@@ -16,9 +16,11 @@
  *   gemv_n  eight columns per pass over y (y traffic 1/8 of A's);
  *   gemv_t  four dot products per pass over x;
  *   gbmv    by the band's width w = kl+ku+1:
- *           w <= NLA_L2_DIAG_MAX: diagonal-wise, by rows (columns for
- *             Trans) with the diagonals unrolled, since columns this short
- *             do not vectorise;
+ *           w <= NLA_L2_DIAG_MAX (Trans: 12): diagonal-wise, by rows
+ *             (columns for Trans) with the diagonals unrolled, since
+ *             columns this short do not vectorise as they are stored; on
+ *             AVX-512 with unpadded storage (ldab == w), a vector of rows
+ *             (columns) at a time, the diagonals regrouped in registers;
  *           NoTrans, while (w+VL)*w entries fit in L1: a vector of rows
  *             at a time, summing the column segments that cross it in
  *             registers;
@@ -95,6 +97,12 @@ typedef LT_T VEC __attribute__((vector_size(NLA_VBYTES)));
 typedef LT_T UVEC __attribute__((vector_size(NLA_VBYTES), aligned(sizeof(LT_T)),
                                  may_alias));
 
+#if LT_DOUBLE
+typedef int64_t L(vidx) __attribute__((vector_size(NLA_VBYTES)));
+#else
+typedef int32_t L(vidx) __attribute__((vector_size(NLA_VBYTES)));
+#endif
+#define VEC_IDX L(vidx)
 #define SPLAT(s) ((LT_T)(s) - (VEC){ 0 })
 #define LOADU(p) (*(const UVEC *)(const void *)(p))
 #define STOREU(p, v) (*(UVEC *)(void *)(p) = (v))
@@ -291,9 +299,136 @@ static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT
  * NoTrans, row i: A(i, i-kl+r) = ab[(kl+ku) + (i-kl)*ldab + r*(ldab-1)].
  * Trans, column j: A(j-ku+r, j) = ab[r + j*ldab].
  */
-INLINE void L(gbmv_n_diag)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
-                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                           int64_t lo, int64_t hi)
+#if NLA_VBYTES == 64
+/*
+ * Narrow bands stored without padding (ldab == w), AVX-512: VL columns are
+ * w*VL contiguous entries, loaded as w vectors and regrouped in registers
+ * (two-source permutes) into "entry r of each of the VL columns".  Trans
+ * sums those against shifted x; NoTrans needs, for VL rows, entry w-1-r of
+ * the columns r..r+VL-1 after the first, one more permute across two
+ * column blocks.  The vector rows (columns) are the whole VL-aligned groups
+ * of the range, the same for any blocks (blocks start on multiples of
+ * L2_ALIGN), and each sums its diagonals in the scalar form's order.
+ */
+#define L2_DEINT 1
+#if LT_DOUBLE
+typedef __mmask8 L(kmask);
+#define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_pd((__m512d)(a), (i), (__m512d)(b)))
+#define L2_MMOV(s, k, a) ((VEC)_mm512_mask_mov_pd((__m512d)(s), (k), (__m512d)(a)))
+#else
+typedef __mmask16 L(kmask);
+#define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_ps((__m512)(a), (i), (__m512)(b)))
+#define L2_MMOV(s, k, a) ((VEC)_mm512_mask_mov_ps((__m512)(s), (k), (__m512)(a)))
+#endif
+#define L2_NPAIR(W) (((W) + 1) / 2)
+
+/* Permutes picking entry k = W*t + r of the W vectors src[] into lane t:
+   pair p (src[2p], src[2p+1]) supplies the lanes whose k is in
+   [2p*VL, 2p*VL + 2*VL). */
+typedef struct {
+    __m512i idx[6];
+    L(kmask) m[6];
+} L(picks);
+
+INLINE void L(pick_init)(const int W, int64_t r, L(picks) *pk)
+{
+    for (int p = 0; p < L2_NPAIR(W); p++) {
+        VEC_IDX lanes;
+        unsigned m = 0;
+        for (int t = 0; t < LT_VL; t++) {
+            int64_t k = W * t + r - 2 * LT_VL * p;
+            lanes[t] = k >= 0 && k < 2 * LT_VL ? k : 0;
+            m |= (k >= 0 && k < 2 * LT_VL ? 1u : 0u) << t;
+        }
+        pk->idx[p] = (__m512i)lanes;
+        pk->m[p] = (L(kmask))m;
+    }
+}
+
+INLINE VEC L(pick)(const int W, const VEC *src, const L(picks) *pk)
+{
+    VEC res = SPLAT(0);
+    UNROLL
+    for (int p = 0; p < L2_NPAIR(W); p++) {
+        VEC hi = src[2 * p + 1 < W ? 2 * p + 1 : 2 * p];
+        res = L2_MMOV(res, pk->m[p], L2_PERM2(src[2 * p], pk->idx[p], hi));
+    }
+    return res;
+}
+
+/* columns [v0, v1) of y = beta*y + alpha*A'*x, v0 and v1 multiples of VL */
+INLINE void L(gbmv_t_deint)(const int W, int64_t ku, const LT_T *ab, const LT_T *x,
+                            LT_T alpha, LT_T beta, LT_T *y, int64_t v0, int64_t v1)
+{
+    L(picks) pk[12];
+
+    for (int r = 0; r < W; r++)
+        L(pick_init)(W, r, &pk[r]);
+    for (int64_t j = v0; j < v1; j += LT_VL) {
+        VEC src[12], s = SPLAT(0);
+        UNROLL
+        for (int q = 0; q < W; q++)
+            src[q] = LOADU(ab + j * W + q * LT_VL);
+        UNROLL
+        for (int r = 0; r < W; r++)
+            s += L(pick)(W, src, &pk[r]) * LOADU(x + j - ku + r);
+        if (beta == 0)
+            STOREU(y + j, SPLAT(alpha) * s);
+        else
+            STOREU(y + j, SPLAT(beta) * LOADU(y + j) + SPLAT(alpha) * s);
+    }
+}
+
+/* rows [v0, v1) of y = beta*y + alpha*A*x, v0 and v1 multiples of VL; the
+   columns up to v1 - kl + VL are read */
+INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T *x,
+                            LT_T alpha, LT_T beta, LT_T *y, int64_t v0, int64_t v1)
+{
+    L(picks) pk[8];
+    __m512i shift[8];
+
+    for (int r = 0; r < W; r++) {
+        VEC_IDX lanes;
+        L(pick_init)(W, W - 1 - r, &pk[r]);
+        for (int t = 0; t < LT_VL; t++)
+            lanes[t] = t + r; /* lanes r.. of (cur, next) */
+        shift[r] = (__m512i)lanes;
+    }
+    for (int64_t i = v0; i < v1; i += LT_VL) {
+        const LT_T *c = ab + (i - kl) * W; /* columns i-kl .. i-kl+2VL */
+        VEC cur[8], nxt[8], s = SPLAT(0);
+        UNROLL
+        for (int q = 0; q < W; q++) {
+            cur[q] = LOADU(c + q * LT_VL);
+            nxt[q] = LOADU(c + (W + q) * LT_VL);
+        }
+        UNROLL
+        for (int r = 0; r < W; r++) {
+            VEC d = L2_PERM2(L(pick)(W, cur, &pk[r]), shift[r], L(pick)(W, nxt, &pk[r]));
+            s += d * LOADU(x + i - kl + r);
+        }
+        if (beta == 0)
+            STOREU(y + i, SPLAT(alpha) * s);
+        else
+            STOREU(y + i, SPLAT(beta) * LOADU(y + i) + SPLAT(alpha) * s);
+    }
+}
+#else
+#define L2_DEINT 0
+#endif
+
+/* the whole VL-aligned groups [*v0, *v1) of [lo, hi) (empty: both hi) */
+INLINE void L(vec_groups)(int64_t lo, int64_t hi, int64_t *v0, int64_t *v1)
+{
+    *v0 = (lo + LT_VL - 1) / LT_VL * LT_VL;
+    *v1 = hi / LT_VL * LT_VL;
+    if (*v1 <= *v0)
+        *v0 = *v1 = hi;
+}
+
+INLINE void L(gbmv_n_diag1)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
+                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                            int64_t lo, int64_t hi)
 {
     /* p is formed per row, not stepped past the last one: with a huge
        ldab, ab + hi*ldab would overflow the address space (UB) */
@@ -308,7 +443,28 @@ INLINE void L(gbmv_n_diag)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
     }
 }
 
-INLINE void L(gbmv_t_diag)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
+INLINE void L(gbmv_n_diag)(const int W, int64_t n, int64_t kl, int64_t ku,
+                           const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                           LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+{
+#if L2_DEINT
+    if (ldab == W && W > 1) {
+        int64_t v0, v1;
+        /* the vector loop reads columns up to i - kl + 2*VL - 1 */
+        L(vec_groups)(lo, MIN(hi, n + kl - 2 * LT_VL + 1), &v0, &v1);
+        if (v0 < v1) {
+            L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+            L(gbmv_n_deint)(W, kl, ab, x, alpha, beta, y, v0, v1);
+            lo = v1;
+        }
+    }
+#else
+    (void)n;
+#endif
+    L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+}
+
+INLINE void L(gbmv_t_diag1)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
                            const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
                            int64_t hi)
 {
@@ -321,6 +477,24 @@ INLINE void L(gbmv_t_diag)(const int W, int64_t ku, const LT_T *ab, int64_t ldab
             s += p[r] * xp[r];
         y[j] = L(blend)(alpha, s, beta, y + j);
     }
+}
+
+INLINE void L(gbmv_t_diag)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
+                           const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
+                           int64_t hi)
+{
+#if L2_DEINT
+    if (ldab == W && W > 1) {
+        int64_t v0, v1;
+        L(vec_groups)(lo, hi, &v0, &v1);
+        if (v0 < v1) {
+            L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+            L(gbmv_t_deint)(W, ku, ab, x, alpha, beta, y, v0, v1);
+            lo = v1;
+        }
+    }
+#endif
+    L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
 /* The same sums near the edges, where part of the band lies outside A. */
@@ -387,7 +561,7 @@ static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku,
 
     (void)m;
     L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
-#define L2_N_DIAG(W) L(gbmv_n_diag)(W, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
+#define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
     L2_DIAG_CASES(L2_N_DIAG)
 #undef L2_N_DIAG
     L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
@@ -431,8 +605,8 @@ INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
 #ifndef L2_PF_BYTES
 #define L2_PF_BYTES 8192
 #endif
-INLINE void L(prefetch_cols)(const LT_T *ab, int64_t ldab, int64_t w, int64_t n, int64_t j,
-                             int64_t count)
+INLINE void L(prefetch_cols)(const LT_T *ab, int64_t ldab, int64_t w, int64_t n,
+                             int64_t j, int64_t count)
 {
     int64_t c0 = MAX(j, 0), c1 = MIN(j + count, n);
 
@@ -543,12 +717,12 @@ INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1
 {
 #if NLA_VBYTES == 64 && LT_DOUBLE
     __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
-    return (VEC)_mm512_mask3_fmadd_pd((__m512d)L(loadu_reg)(p), _mm512_set1_pd(s), (__m512d)acc,
-                                      m);
+    return (VEC)_mm512_mask3_fmadd_pd((__m512d)L(loadu_reg)(p), _mm512_set1_pd(s),
+                                      (__m512d)acc, m);
 #elif NLA_VBYTES == 64
     __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
-    return (VEC)_mm512_mask3_fmadd_ps((__m512)L(loadu_reg)(p), _mm512_set1_ps(s), (__m512)acc,
-                                      m);
+    return (VEC)_mm512_mask3_fmadd_ps((__m512)L(loadu_reg)(p), _mm512_set1_ps(s),
+                                      (__m512)acc, m);
 #elif NLA_VBYTES == 32 && LT_DOUBLE
     __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
     __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
@@ -808,6 +982,11 @@ static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
 #undef LN
 #undef L
 #undef VEC
+#undef VEC_IDX
+#undef L2_DEINT
+#undef L2_NPAIR
+#undef L2_PERM2
+#undef L2_MMOV
 #undef UVEC
 #undef INLINE
 #undef UNROLL

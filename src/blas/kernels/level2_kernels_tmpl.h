@@ -158,6 +158,46 @@ INLINE LT_T L(hsum)(VEC v)
     return s[0];
 }
 
+/* d[q] = L(hsum)(v[q]) for q < 4, bit for bit (the same pairwise halves),
+   the four reductions side by side in vector shuffles. */
+#define SHUF(a, b, ...) __builtin_shuffle((a), (b), (VEC_IDX){ __VA_ARGS__ })
+INLINE void L(hsum4)(const VEC *v, LT_T *d)
+{
+#if LT_VL == 4
+    VEC w01 = SHUF(v[0], v[1], 0, 1, 4, 5) + SHUF(v[0], v[1], 2, 3, 6, 7);
+    VEC w23 = SHUF(v[2], v[3], 0, 1, 4, 5) + SHUF(v[2], v[3], 2, 3, 6, 7);
+    VEC r = SHUF(w01, w23, 0, 2, 4, 6) + SHUF(w01, w23, 1, 3, 5, 7);
+    memcpy(d, &r, 4 * sizeof(LT_T));
+#elif LT_VL == 8
+    VEC w01 = SHUF(v[0], v[1], 0, 1, 2, 3, 8, 9, 10, 11) +
+              SHUF(v[0], v[1], 4, 5, 6, 7, 12, 13, 14, 15);
+    VEC w23 = SHUF(v[2], v[3], 0, 1, 2, 3, 8, 9, 10, 11) +
+              SHUF(v[2], v[3], 4, 5, 6, 7, 12, 13, 14, 15);
+    VEC x = SHUF(w01, w23, 0, 1, 4, 5, 8, 9, 12, 13) +
+            SHUF(w01, w23, 2, 3, 6, 7, 10, 11, 14, 15);
+    VEC r = SHUF(x, x, 0, 2, 4, 6, 0, 0, 0, 0) + SHUF(x, x, 1, 3, 5, 7, 0, 0, 0, 0);
+    memcpy(d, &r, 4 * sizeof(LT_T));
+#elif LT_VL == 16
+#define L2_LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define L2_HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+    VEC w01 = SHUF(v[0], v[1], L2_LO8) + SHUF(v[0], v[1], L2_HI8);
+    VEC w23 = SHUF(v[2], v[3], L2_LO8) + SHUF(v[2], v[3], L2_HI8);
+#undef L2_LO8
+#undef L2_HI8
+    VEC x = SHUF(w01, w23, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27) +
+            SHUF(w01, w23, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
+    VEC y = SHUF(x, x, 0, 1, 4, 5, 8, 9, 12, 13, 0, 0, 0, 0, 0, 0, 0, 0) +
+            SHUF(x, x, 2, 3, 6, 7, 10, 11, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0);
+    VEC r = SHUF(y, y, 0, 2, 4, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) +
+            SHUF(y, y, 1, 3, 5, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    memcpy(d, &r, 4 * sizeof(LT_T));
+#else
+    for (int q = 0; q < 4; q++)
+        d[q] = L(hsum)(v[q]);
+#endif
+}
+#undef SHUF
+
 /* beta*y + alpha*s; beta == 0 does not read y */
 INLINE LT_T L(blend)(LT_T alpha, LT_T s, LT_T beta, const LT_T *y)
 {
@@ -841,6 +881,42 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
         L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
+/* Four dots of length len in one pass, d[q] = a[q*lda ..] . x[q ..] (the
+   columns of a band shift x by one), each summed exactly as L(dot) does:
+   the same bits as four calls, less time in the horizontal sums, which
+   dominate short dots. */
+INLINE void L(dot4)(int64_t len, const LT_T *a, int64_t lda, const LT_T *x, LT_T *d)
+{
+    VEC s0[4], s1[4];
+    int64_t i = 0;
+
+    UNROLL
+    for (int q = 0; q < 4; q++)
+        s0[q] = s1[q] = SPLAT(0);
+    for (; i + 2 * LT_VL <= len; i += 2 * LT_VL) {
+        UNROLL
+        for (int q = 0; q < 4; q++) {
+            s0[q] += LOADU(a + q * lda + i) * LOADU(x + q + i);
+            s1[q] += LOADU(a + q * lda + i + LT_VL) * LOADU(x + q + i + LT_VL);
+        }
+    }
+    if (i + LT_VL <= len) {
+        UNROLL
+        for (int q = 0; q < 4; q++)
+            s0[q] += LOADU(a + q * lda + i) * LOADU(x + q + i);
+        i += LT_VL;
+    }
+    if (i < len) {
+        UNROLL
+        for (int q = 0; q < 4; q++)
+            s1[q] += L(loadn)(a + q * lda + i, len - i) * L(loadn)(x + q + i, len - i);
+    }
+    UNROLL
+    for (int q = 0; q < 4; q++)
+        s0[q] += s1[q];
+    L(hsum4)(s0, d);
+}
+
 /* Elements [lo, hi) of y = beta*y + alpha*A'*x: one dot per stored column
    (diagonals unrolled for narrow bands). */
 static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
@@ -856,6 +932,15 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
         for (int64_t j = lo; j < hi; j++) {
             int64_t i0, i1;
             LT_T s;
+            if (j >= a && j + 4 <= b) { /* four whole columns */
+                LT_T d[4];
+                L(prefetch_cols)(ab, ldab, w, n, j + ahead, 4);
+                L(dot4)(w, ab + j * ldab, ldab, x + j - ku, d);
+                for (int q = 0; q < 4; q++)
+                    y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
+                j += 3;
+                continue;
+            }
             L(prefetch_cols)(ab, ldab, w, n, j + ahead, 1);
             i0 = MAX(0, j - ku);
             i1 = MIN(m - 1, j + kl);

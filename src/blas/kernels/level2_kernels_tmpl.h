@@ -159,8 +159,10 @@ INLINE LT_T L(hsum)(VEC v)
 }
 
 /* d[q] = L(hsum)(v[q]) for q < 4, bit for bit (the same pairwise halves),
-   the four reductions side by side in vector shuffles. */
-#define SHUF(a, b, ...) __builtin_shuffle((a), (b), (VEC_IDX){ __VA_ARGS__ })
+   the four reductions side by side in vector shuffles (GCC >= 12 and clang
+   both have __builtin_shufflevector; GCC's __builtin_shuffle broke the clang
+   builds: tests/fuzz/run.sh). */
+#define SHUF(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
 INLINE void L(hsum4)(const VEC *v, LT_T *d)
 {
 #if LT_VL == 4
@@ -862,10 +864,11 @@ L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, L2_NC);
 
 /* The row-vector form reads, for each vector of rows, a window of about
    (w + VL) columns of w entries, revisited by the next vectors: it is the
-   faster form while that window stays in L1 (measured on Zen 5: double
-   w = 33 and float w = 61 by rows, double w = 61 by columns). */
+   faster form while that window is small (measured on Zen 5 with nla
+   bench: double w = 17 and float w = 33 by rows, double w = 33 by
+   columns). */
 #ifndef L2_ROWVEC_BYTES
-#define L2_ROWVEC_BYTES 24576
+#define L2_ROWVEC_BYTES 8192
 #endif
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,

@@ -256,8 +256,9 @@ NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *
 /* ----------------------------------------------------------- Frank-Wolfe */
 
 /* Frank-Wolfe (conditional gradient) minimization of a smooth convex f over
-   a compact convex set C, double precision, CPU backend (NLA_ENOTSUP on a
-   CUDA context).  Three objects, each created and destroyed here:
+   a compact convex set C, double precision, on the CPU: a CPU context, or
+   an AUTO context (which keeps it on the CPU even where it holds CUDA);
+   NLA_ENOTSUP on a CUDA context.  Three objects, each created and destroyed here:
      - a feasible set (nla_fw_set) with its linear minimization oracle (LMO)
        v = argmin_{v in C} <g, v>;
      - an objective (nla_fw_objective): a callback, or a built-in quadratic

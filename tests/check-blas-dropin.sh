@@ -40,6 +40,21 @@ echo "PASS: $lib exports exactly the BLAS names"
 work=$(mktemp -d "${TMPDIR:-/tmp}/nla-blas-dropin.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 abslib=$(cd "$(dirname "$lib")" && pwd)/libnlablas.so
+preload=$abslib
+# A sanitizer build (configure --enable-sanitizers or --enable-tsan): the
+# test programs are not instrumented, so the sanitizer runtime that
+# libnlablas needs must be loaded before anything else: preload it first
+# (gcc links it as a shared library, which ldd names; clang links it into
+# programs only, so take clang's shared copy).  Leak detection stays on.
+san_rt=$(ldd "$lib" 2>/dev/null | awk '$1 ~ /^lib(a|t)san\.so/ { print $3 }')
+if [ -z "$san_rt" ] && nm -D "$lib" | grep -q ' U __asan_init'; then
+    san_rt=$(${NLA_CC:-cc} -print-file-name="libclang_rt.asan-$(uname -m).so")
+    [ -f "$san_rt" ] || { echo "SKIP: $lib needs the ASan runtime, none found"; exit 77; }
+fi
+if [ -n "$san_rt" ]; then
+    preload="$(echo $san_rt) $abslib"
+    echo "sanitizer build: preloading $preload"
+fi
 # The CBLAS test programs use RowMajorStrg, a global of reference CBLAS, so
 # they run against the reference libblas.so.3 installed beside them (found
 # through LD_LIBRARY_PATH), whatever BLAS the system has selected.
@@ -56,7 +71,7 @@ run() {
     done
     rm -f "$work"/ld.*
     ( cd "$work" &&
-      LD_PRELOAD="$abslib${LD_PRELOAD:+ $LD_PRELOAD}" \
+      LD_PRELOAD="$preload${LD_PRELOAD:+ $LD_PRELOAD}" \
       LD_LIBRARY_PATH="$(dirname "$abslib"):$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
       LD_DEBUG=bindings LD_DEBUG_OUTPUT="$work/ld" \
       "$dir/$prog" < "$input" > "$prog.log" 2>&1 )

@@ -46,8 +46,10 @@ else
     flags=$(pkg-config --static --cflags --libs nla) || fail "pkg-config --static nla"
 fi
 echo "pkg-config --cflags --libs nla: $flags"
+# a sanitizer build's libnla needs its runtime in the program too
+# (NLA_SAN_FLAGS: configure --enable-sanitizers / --enable-tsan, else empty)
 # shellcheck disable=SC2086
-$NLA_CC "$src/examples/gemm_rowmajor.c" -o "$tmp/gemm_rowmajor" $flags ||
+$NLA_CC ${NLA_SAN_FLAGS:-} "$src/examples/gemm_rowmajor.c" -o "$tmp/gemm_rowmajor" $flags ||
     fail "the example does not build against the installed copy"
 LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$tmp/gemm_rowmajor" || fail "the example built against the installed copy fails"

@@ -6,7 +6,12 @@
  * dispatch through a plugin's table are exercised on machines with no GPU.
  * Built twice: the second copy (MOCK_ABI=999) must be refused by the loader.
  * NLA_MOCK_NODEVICE=1 makes it report that no device is present.
+ * Its "device memory" is the inner CPU context's memory; it remembers what
+ * it allocated so that is_device_ptr can tell it from other host memory,
+ * as the CUDA plugin does, and the AUTO front end's routing can be tested.
  */
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
@@ -37,24 +42,57 @@ static void mock_fini(void *state)
     nla_context_destroy(state);
 }
 
-static nla_status mock_alloc(void *state, void **p, size_t bytes)
+/* what mock_alloc handed out: [start, end) ranges */
+#define MOCK_MAX_ALLOCS 64
+static struct { uintptr_t start, end; } allocs[MOCK_MAX_ALLOCS];
+static pthread_mutex_t allocs_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static nla_status mock_alloc(const nla_exec *ex, void **p, size_t bytes)
 {
-    return nla_malloc(state, p, bytes);
+    nla_status s = nla_malloc(ex->state, p, bytes);
+    if (s != NLA_OK)
+        return s;
+    pthread_mutex_lock(&allocs_lock);
+    for (int i = 0; i < MOCK_MAX_ALLOCS; i++)
+        if (!allocs[i].start) {
+            allocs[i].start = (uintptr_t)*p;
+            allocs[i].end = (uintptr_t)*p + (bytes ? bytes : 1);
+            break;
+        }
+    pthread_mutex_unlock(&allocs_lock);
+    return NLA_OK;
 }
 
 static void mock_free(void *state, void *p)
 {
+    pthread_mutex_lock(&allocs_lock);
+    for (int i = 0; i < MOCK_MAX_ALLOCS; i++)
+        if (allocs[i].start == (uintptr_t)p)
+            allocs[i].start = allocs[i].end = 0;
+    pthread_mutex_unlock(&allocs_lock);
     nla_free(state, p);
 }
 
-static nla_status mock_copy(void *state, void *dst, const void *src, size_t bytes)
+static int mock_is_device_ptr(void *state, const void *p)
 {
-    return nla_upload(state, dst, src, bytes);
+    uintptr_t u = (uintptr_t)p;
+    int found = 0;
+    (void)state;
+    pthread_mutex_lock(&allocs_lock);
+    for (int i = 0; i < MOCK_MAX_ALLOCS && !found; i++)
+        found = allocs[i].start && u >= allocs[i].start && u < allocs[i].end;
+    pthread_mutex_unlock(&allocs_lock);
+    return found;
 }
 
-static nla_status mock_sync(void *state)
+static nla_status mock_copy(const nla_exec *ex, void *dst, const void *src, size_t bytes)
 {
-    return nla_context_synchronize(state);
+    return nla_upload(ex->state, dst, src, bytes);
+}
+
+static nla_status mock_sync(const nla_exec *ex)
+{
+    return nla_context_synchronize(ex->state);
 }
 
 /* the inner CPU context runs with the caller's thread count */
@@ -117,6 +155,7 @@ static const struct nla_backend_ops mock_ops = {
     .sspmv = mock_sspmv,
     .dgemm = mock_dgemm,
     .sgemm = mock_sgemm,
+    .is_device_ptr = mock_is_device_ptr,
 };
 
 int nla_plugin_abi(void);

@@ -27,4 +27,11 @@ double ref_max_absf(const float *a, size_t n);
 /* A fresh CPU context; the test fails if it cannot be made. */
 nla_context *ref_cpu_context(void);
 
+/* NLA_TEST_SMALL=1 (set by make check-valgrind): REF_SIZE(full, small) is
+   small, else full.  Only the largest problem sizes shrink, and each small
+   size is chosen to stay past the block sizes and thresholds its full size
+   crosses, so every code path still runs. */
+int ref_test_small(void);
+#define REF_SIZE(full, small) (ref_test_small() ? (small) : (full))
+
 #endif

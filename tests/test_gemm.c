@@ -355,10 +355,13 @@ static void X(gemm_small_sweep)(void)
 /* sizes around the block sizes, m != n != k, blocked and small paths */
 static void X(gemm_shapes)(void)
 {
-    static const int64_t shapes[][3] = {
+    /* NLA_TEST_SMALL (refs.h): the largest shape keeps m past MC and k past
+       two double KCs and the float KC */
+    const int64_t shapes[][3] = {
         { 64, 64, 64 }, { 129, 129, 129 }, { 7, 31, 257 }, { 257, 7, 31 },
         { 31, 257, 7 }, { 129, 64, 17 }, { 17, 129, 64 }, { 257, 31, 129 },
-        { 200, 150, 600 }, { 3, 300, 300 }, { 300, 3, 300 }, { 1, 1, 700 },
+        { REF_SIZE(200, 130), REF_SIZE(150, 20), REF_SIZE(600, 521) }, { 3, 300, 300 },
+        { 300, 3, 300 }, { 1, 1, 700 },
     };
     nla_context *ctx = ref_cpu_context();
     X(gcase) c = { .nt = 1 };
@@ -387,9 +390,12 @@ static void X(gemm_shapes)(void)
    transpose pair on { 1, 7, 31, 257 }, and 1000 for two of them */
 static void X(gemm_sizes)(void)
 {
-    static const int64_t shapes[][3] = {
+    /* NLA_TEST_SMALL (refs.h): 257^3 keeps m and k at 257 (past MC and KC,
+       still the unpacked path) */
+    const int64_t shapes[][3] = {
         { 1, 1, 1 }, { 7, 7, 7 }, { 31, 31, 31 }, { 7, 31, 257 }, { 257, 7, 31 },
-        { 31, 257, 7 }, { 257, 257, 257 }, { 1, 257, 31 }, { 257, 1, 7 }, { 7, 257, 1 },
+        { 31, 257, 7 }, { 257, REF_SIZE(257, 20), 257 }, { 1, 257, 31 }, { 257, 1, 7 },
+        { 7, 257, 1 },
     };
     nla_context *ctx = ref_cpu_context();
     X(gcase) c = { .nt = 1, .alpha = 0.7 };
@@ -412,7 +418,10 @@ static void X(gemm_sizes)(void)
         c.lay = t ? NLA_ROW_MAJOR : NLA_COL_MAJOR;
         c.ta = t & 1;
         c.tb = t >> 1;
-        c.m = c.n = c.k = 1000;
+        /* NLA_TEST_SMALL: m = n = 130 and k = 521, still past MC, two double
+           KCs and the float KC, on the packed path, multiples of no MR or NR */
+        c.m = c.n = REF_SIZE(1000, 130);
+        c.k = REF_SIZE(1000, 521);
         c.pad = 1;
         c.nan_c = 0;
         c.beta = 0.7;
@@ -425,7 +434,10 @@ static void X(gemm_sizes)(void)
    and right */
 static void X(gemm_threads)(void)
 {
-    static const int64_t shapes[][3] = { { 300, 280, 260 }, { 97, 530, 301 } };
+    /* NLA_TEST_SMALL (refs.h): still one packed (k past KC) and one unpacked
+       shape, both above the threading threshold */
+    const int64_t shapes[][3] = { { REF_SIZE(300, 260), REF_SIZE(280, 40), REF_SIZE(260, 521) },
+                                  { 97, REF_SIZE(530, 130), 301 } };
     nla_context *ctx = ref_cpu_context();
     X(gcase) c = { .lay = NLA_COL_MAJOR, .alpha = 0.7, .beta = 0.7, .pad = 1 };
 

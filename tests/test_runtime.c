@@ -296,6 +296,91 @@ Test(plugin, mock_plugin_loads_and_computes, .init = with_mock)
     nla_context_destroy(ctx);
 }
 
+/* An AUTO context with (mock) CUDA available holds both backends and
+   places each call: device pointers -> CUDA, level-2 on host data -> CPU,
+   GEMM on host data -> CUDA when the cost model says the copies pay. */
+Test(plugin, auto_routes_each_call, .init = with_mock)
+{
+    enum { N = 384, S = 16 };
+    nla_context *ctx = NULL;
+    double *a = malloc(sizeof(double) * N * N), *b = malloc(sizeof(double) * N * N);
+    double *c = malloc(sizeof(double) * N * N), *r = malloc(sizeof(double) * N * N);
+    double x[S], y[S];
+    void *dy = NULL;
+    nla_fft_plan *plan = NULL;
+    double z[2 * S];
+
+    cr_assert(a && b && c && r);
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_OK, "%s", nla_last_error());
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CUDA);
+    cr_assert_eq(nla_context_set_threads(ctx, 1), NLA_OK);
+
+    /* small GEMM on host data: the copies would cost more than the CPU */
+    check_dgemm_on(ctx);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+
+    /* large GEMM on host data: 2*384^3 flops on one thread pay for 4.7 MB */
+    ref_fill(a, N * N, 21);
+    ref_fill(b, N * N, 22);
+    ref_fill(c, N * N, 23);
+    memcpy(r, c, sizeof(double) * N * N);
+    cr_assert_eq(nla_dgemm(ctx, NLA_COL_MAJOR, NLA_NO_TRANS, NLA_NO_TRANS, N, N, N, 1.0,
+                           a, N, b, N, 0.5, c, N), NLA_OK, "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CUDA);
+    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0, a, N, b, N, 0.5,
+                r, N);
+    cr_assert_leq(ref_max_diff(c, r, (size_t)N * N), 4.0 * N * 0x1p-52 * 2);
+
+    /* level-2 on host data stays on the CPU, on device data goes to CUDA */
+    ref_fill(x, S, 24);
+    cr_assert_eq(nla_dgemv(ctx, NLA_NO_TRANS, S, S, 1.0, a, N, x, 1, 0.0, y, 1), NLA_OK);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+    cr_assert_eq(nla_malloc(ctx, &dy, sizeof y), NLA_OK);
+    cr_assert_eq(nla_dgemv(ctx, NLA_NO_TRANS, S, S, 1.0, a, N, x, 1, 0.0, dy, 1), NLA_OK,
+                 "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CUDA);
+    cr_assert_eq(nla_download(ctx, r, dy, sizeof y), NLA_OK);
+    cr_assert_eq(memcmp(r, y, sizeof y), 0, "device and host gemv differ");
+    nla_free(ctx, dy);
+
+    /* the mock has no FFT: an AUTO plan runs host data on the CPU */
+    cr_assert_eq(nla_fft_plan_1d(ctx, S, NLA_FFT_FORWARD, NLA_DOUBLE, &plan), NLA_OK, "%s",
+                 nla_context_error(ctx));
+    ref_fill(z, 2 * S, 25);
+    cr_assert_eq(nla_fft_execute(plan, z, z), NLA_OK, "%s", nla_last_error());
+    /* ... and cannot take device memory */
+    cr_assert_eq(nla_malloc(ctx, &dy, sizeof z), NLA_OK);
+    cr_assert_eq(nla_fft_execute(plan, dy, dy), NLA_ENOTSUP);
+    cr_assert(strstr(nla_last_error(), "cpu only"), "%s", nla_last_error());
+    nla_free(ctx, dy);
+    nla_fft_plan_destroy(plan);
+
+    /* Frank-Wolfe runs on the CPU of an AUTO context holding CUDA too */
+    {
+        nla_fw_objective *obj = NULL;
+        double f = -1, fref = 0, bb[S];
+        ref_fill(bb, S, 26);
+        cr_assert_eq(nla_fw_objective_create_lsq(&obj, S, S, a, N, bb), NLA_OK);
+        cr_assert_eq(nla_fw_objective_eval(ctx, obj, x, &f, NULL), NLA_OK, "%s",
+                     nla_context_error(ctx));
+        cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+        for (int i = 0; i < S; i++) {
+            double t = -bb[i];
+            for (int j = 0; j < S; j++)
+                t += a[i + (size_t)j * N] * x[j];
+            fref += 0.5 * t * t;
+        }
+        cr_assert_leq(fabs(f - fref), 64 * 0x1p-52 * fref, "f %g, reference %g", f, fref);
+        nla_fw_objective_destroy(obj);
+    }
+
+    nla_context_destroy(ctx);
+    free(a);
+    free(b);
+    free(c);
+    free(r);
+}
+
 Test(plugin, mock_plugin_found_through_directory, .init = with_mock_dir)
 {
     /* the mock is named libnla-mock.so, so a folder lookup must not find it */

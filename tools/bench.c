@@ -67,7 +67,11 @@ void nla_bench_usage(FILE *f)
           "                  1000, 1009; gsl 2^10,2^16)\n"
           "--precision d|s|both   for bare op names (default both)\n"
           "--backend B   cpu (default), cuda, or auto (NLA_BACKEND, else cuda if\n"
-          "          available, else cpu).  An unavailable cuda exits 3.\n"
+          "          available, else cpu).  cuda: libnla's CUDA kernels on device\n"
+          "          memory against cuBLAS and cuFFT (loaded at run time): gemm\n"
+          "          n=4096,8192; gemv, gbmv, spmv as GB/s and as a fraction of a\n"
+          "          device-to-device memcpy; c2c fft n=2^10..2^24 in batches of\n"
+          "          2^26 points.  An unavailable cuda exits 3.\n"
           "--threads T[,T...]   threads for libnla and OpenBLAS alike (default 1,\n"
           "          and 1,2 for gemm, gemv, gbmv, spmv; 0 means libnla's default,\n"
           "          OpenMP's maximum);\n"
@@ -325,6 +329,35 @@ static int build_cases(const struct bench_opts *o, struct bench_case *out)
     return n;
 }
 
+/* --backend cuda: libnla's CUDA kernels against cuBLAS/cuFFT (bench_cuda.c) */
+static int run_cuda(const struct bench_opts *o)
+{
+    struct bench_cuda_opts c;
+    int all = !ops_named(o) && !o->fw; /* no op named: all of them */
+    memset(&c, 0, sizeof c);
+    c.quick = o->quick;
+    c.json = o->json;
+    c.n = o->n;
+    c.fw = o->fw || all;
+    for (int i = 0; bench_ops[i]; i++) {
+        const char *name = bench_ops[i]->name;
+        int precs = o->sel[i][0] << BENCH_D | o->sel[i][1] << BENCH_S;
+        if (all || o->any_prec[i])
+            precs |= o->precs;
+        if (strcmp(name, "gemm") == 0)
+            c.gemm = precs;
+        else if (strcmp(name, "gemv") == 0)
+            c.gemv = precs;
+        else if (strcmp(name, "gbmv") == 0)
+            c.gbmv = precs;
+        else if (strcmp(name, "spmv") == 0)
+            c.spmv = precs;
+        else if (strcmp(name, "fft") == 0)
+            c.fft = precs;
+    }
+    return bench_cuda_main(&c);
+}
+
 /* ------------------------------------------------------------ context */
 
 static int open_context(const struct bench_opts *o, struct bench_config *cfg,
@@ -491,6 +524,8 @@ int nla_bench_main(int argc, char **argv)
 
     if ((rc = parse_args(&o, argc, argv)) >= 0)
         return rc;
+    if (o.backend == NLA_BACKEND_CUDA)
+        return run_cuda(&o);
     memset(&cfg, 0, sizeof cfg);
     if ((rc = open_context(&o, &cfg, &ctx)) >= 0)
         return rc;

@@ -8,6 +8,7 @@
  *   bench_run.c    the harness: data, the check, timing, statistics
  *   bench_report.c the table and the JSON output
  *   bench_svg.c    the chart (--svg)
+ *   bench_cuda.c   --backend cuda: against cuBLAS and cuFFT
  */
 #ifndef NLA_TOOLS_BENCH_H
 #define NLA_TOOLS_BENCH_H
@@ -131,6 +132,17 @@ int bench_fft_check(const struct bench_case *c, const void *y_nla, const void *y
 /* bench_fw.c: the Frank-Wolfe section (`nla bench fw`); returns the
    number of failed rows. */
 int bench_fw_run(nla_context *ctx, const struct bench_config *cfg);
+
+/* bench_cuda.c: `nla bench --backend cuda`, libnla's CUDA kernels against
+   cuBLAS and cuFFT (dlopen'ed); returns an exit status */
+struct bench_cuda_opts {
+    int quick, json;
+    int64_t n;                 /* --n, 0: the defaults */
+    /* per operation, the precisions to run: bit BENCH_D, bit BENCH_S */
+    int gemm, gemv, gbmv, spmv, fft;
+    int fw;                    /* fw named or implied: say it is not run */
+};
+int bench_cuda_main(const struct bench_cuda_opts *o);
 
 /* bench_stream.c: the STREAM triad in GB/s (24 bytes per element, best
    of the repetitions) on `threads` OpenMP threads; 0 if out of memory. */

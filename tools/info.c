@@ -39,11 +39,16 @@ static void print_env(void)
 static void print_auto(void)
 {
     nla_context *ctx;
+    const char *env = getenv("NLA_BACKEND");
     if (nla_context_create(&ctx, NLA_BACKEND_AUTO) != NLA_OK) {
         printf("  auto  fails: %s\n", nla_last_error());
         return;
     }
-    printf("  auto  -> %s\n", nla_backend_name(nla_context_backend(ctx)));
+    if (nla_context_backend(ctx) == NLA_BACKEND_CUDA && (!env || !*env))
+        printf("  auto  -> cuda, per call: device data and large GEMMs/FFTs on the GPU,\n"
+               "           level-2 and small calls on host data on the cpu (man 7 nla)\n");
+    else
+        printf("  auto  -> %s\n", nla_backend_name(nla_context_backend(ctx)));
     nla_context_destroy(ctx);
 }
 

@@ -21,6 +21,8 @@ NLA_API nla_status FN(P, gemv)(nla_context *ctx, nla_trans trans, int64_t m, int
     int64_t lx, ly;
     int work, reads;
     nla_exec ex;
+    const struct nla_backend_ops *ops;
+    const void *ptrs[3];
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_trans(&ck, "trans", trans) ||
         nla_chk_nonneg(&ck, "m", m) || nla_chk_nonneg(&ck, "n", n) ||
@@ -40,9 +42,10 @@ NLA_API nla_status FN(P, gemv)(nla_context *ctx, nla_trans trans, int64_t m, int
     nla_ok(ctx);
     if (!work)
         return NLA_OK;
-    nla_exec_init(&ex, ctx);
-    return nla_exec_done(ctx, fn, ctx->ops->OP(P, gemv)(&ex, trans, m, n, alpha, a, lda,
-                                                        x, incx, beta, y, incy));
+    ptrs[0] = a; ptrs[1] = x; ptrs[2] = y;
+    ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, ptrs, 3);
+    return nla_exec_done(ctx, fn, ops->OP(P, gemv)(&ex, trans, m, n, alpha, a, lda, x,
+                                                   incx, beta, y, incy));
 }
 
 NLA_API nla_status FN(P, gbmv)(nla_context *ctx, nla_trans trans, int64_t m, int64_t n,
@@ -55,6 +58,8 @@ NLA_API nla_status FN(P, gbmv)(nla_context *ctx, nla_trans trans, int64_t m, int
     int64_t lx, ly, band;
     int work, reads;
     nla_exec ex;
+    const struct nla_backend_ops *ops;
+    const void *ptrs[3];
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_trans(&ck, "trans", trans) ||
         nla_chk_nonneg(&ck, "m", m) || nla_chk_nonneg(&ck, "n", n) ||
@@ -76,10 +81,10 @@ NLA_API nla_status FN(P, gbmv)(nla_context *ctx, nla_trans trans, int64_t m, int
     nla_ok(ctx);
     if (!work)
         return NLA_OK;
-    nla_exec_init(&ex, ctx);
-    return nla_exec_done(ctx, fn, ctx->ops->OP(P, gbmv)(&ex, trans, m, n, kl, ku, alpha,
-                                                        ab, ldab, x, incx, beta, y,
-                                                        incy));
+    ptrs[0] = ab; ptrs[1] = x; ptrs[2] = y;
+    ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, ptrs, 3);
+    return nla_exec_done(ctx, fn, ops->OP(P, gbmv)(&ex, trans, m, n, kl, ku, alpha, ab,
+                                                   ldab, x, incx, beta, y, incy));
 }
 
 NLA_API nla_status FN(P, spmv)(nla_context *ctx, nla_uplo uplo, int64_t n, T alpha,
@@ -90,6 +95,8 @@ NLA_API nla_status FN(P, spmv)(nla_context *ctx, nla_uplo uplo, int64_t n, T alp
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
     int work, reads;
     nla_exec ex;
+    const struct nla_backend_ops *ops;
+    const void *ptrs[3];
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_uplo(&ck, "uplo", uplo) ||
         nla_chk_nonneg(&ck, "n", n) || nla_chk_inc(&ck, "incx", incx) ||
@@ -106,9 +113,10 @@ NLA_API nla_status FN(P, spmv)(nla_context *ctx, nla_uplo uplo, int64_t n, T alp
     nla_ok(ctx);
     if (!work)
         return NLA_OK;
-    nla_exec_init(&ex, ctx);
-    return nla_exec_done(ctx, fn, ctx->ops->OP(P, spmv)(&ex, uplo, n, alpha, ap, x, incx,
-                                                        beta, y, incy));
+    ptrs[0] = ap; ptrs[1] = x; ptrs[2] = y;
+    ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, ptrs, 3);
+    return nla_exec_done(ctx, fn, ops->OP(P, spmv)(&ex, uplo, n, alpha, ap, x, incx, beta,
+                                                   y, incy));
 }
 
 /* Shared by gemm and gemm_strided_batched: checks, then the column-major
@@ -130,6 +138,9 @@ static nla_status OP(P, gemm_front)(nla_context *ctx, const char *fn, int batche
     const char *aexpr, *bexpr, *cexpr;
     int work, reads;
     nla_exec ex;
+    const struct nla_backend_ops *ops;
+    const void *ptrs[3];
+    double flops, bytes;
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_layout(&ck, "layout", layout) ||
         nla_chk_trans(&ck, "transa", transa) || nla_chk_trans(&ck, "transb", transb) ||
@@ -184,16 +195,23 @@ static nla_status OP(P, gemm_front)(nla_context *ctx, const char *fn, int batche
        checked against an extent, so keep the backend from offsetting by them */
     if (!reads)
         stride_a = stride_b = 0;
-    nla_exec_init(&ex, ctx);
+    /* AUTO: 2mnk flops per matrix against the bytes staging would move */
+    flops = 2.0 * (double)m * (double)n * (double)k * (double)batch;
+    bytes = (double)sizeof(T) *
+            ((reads ? (double)ar * (double)ac * (stride_a ? (double)batch : 1) +
+                      (double)br * (double)bc * (stride_b ? (double)batch : 1) : 0) +
+             (double)cr * (double)cc * (double)batch * (beta != 0 ? 2 : 1));
+    ptrs[0] = a; ptrs[1] = b; ptrs[2] = c;
+    ops = nla_route(ctx, &ex, sizeof(T) == sizeof(double) ? NLA_ROUTE_GEMM_D
+                                                           : NLA_ROUTE_GEMM_S,
+                    flops, bytes, ptrs, 3);
     if (row)
-        return nla_exec_done(ctx, fn, ctx->ops->OP(P, gemm)(&ex, transb, transa, n, m, k,
-                                                            alpha, b, ldb, stride_b, a,
-                                                            lda, stride_a, beta, c, ldc,
-                                                            stride_c, batch));
-    return nla_exec_done(ctx, fn, ctx->ops->OP(P, gemm)(&ex, transa, transb, m, n, k,
-                                                        alpha, a, lda, stride_a, b, ldb,
-                                                        stride_b, beta, c, ldc, stride_c,
-                                                        batch));
+        return nla_exec_done(ctx, fn, ops->OP(P, gemm)(&ex, transb, transa, n, m, k, alpha,
+                                                       b, ldb, stride_b, a, lda, stride_a,
+                                                       beta, c, ldc, stride_c, batch));
+    return nla_exec_done(ctx, fn, ops->OP(P, gemm)(&ex, transa, transb, m, n, k, alpha, a,
+                                                   lda, stride_a, b, ldb, stride_b, beta, c,
+                                                   ldc, stride_c, batch));
 }
 
 NLA_API nla_status FN(P, gemm)(nla_context *ctx, nla_layout layout, nla_trans transa,

@@ -13,8 +13,15 @@
 struct nla_fft_plan {
     uint32_t magic;
     nla_fft_desc desc;                   /* resolved: no zeros */
-    const struct nla_backend_ops *ops;
+    const struct nla_backend_ops *ops;   /* NULL: no plan on the context's backend */
     void *impl;                          /* the backend's plan */
+    /* AUTO context holding CUDA and the CPU (see plan_both): the CPU plan
+       for host data that the cost model keeps on the CPU, and the CUDA
+       table and state that tell device pointers apart.  NULL otherwise. */
+    const struct nla_backend_ops *cpu_ops;
+    void *cpu_impl;
+    const struct nla_backend_ops *probe;
+    void *probe_state;
 };
 
 static const char *kind_name(nla_fft_kind k)
@@ -120,6 +127,52 @@ static int chk_desc(nla_check *ck, const nla_fft_desc *d, nla_fft_desc *r)
     return 0;
 }
 
+/* An AUTO context that holds CUDA and the CPU.  Device data can only run
+   on CUDA, so the CUDA plan is always made (unless CUDA declines the
+   shape: NLA_ENOTSUP); host data runs where nla_auto_offload says, so the
+   CPU plan is made too when it says CPU.  Executions choose by pointer. */
+static nla_status plan_both(nla_context *ctx, const char *fn, nla_fft_plan *p)
+{
+    const nla_fft_desc *d = &p->desc;
+    int64_t lin, lout;
+    double real = d->precision == NLA_DOUBLE ? 8 : 4, flops, bytes;
+    int host_on_gpu;
+    nla_exec ex;
+    nla_status s = NLA_ENOTSUP;
+
+    lengths(d, &lin, &lout);
+    flops = (d->kind == NLA_FFT_C2C ? 5.0 : 2.5) * (double)d->n * log2((double)d->n) *
+            (double)d->howmany;
+    bytes = real * (double)d->howmany *
+            ((d->kind == NLA_FFT_R2C ? 1.0 : 2.0) * (double)lin +
+             (d->kind == NLA_FFT_C2R ? 1.0 : 2.0) * (double)lout);
+    host_on_gpu = nla_auto_offload(NLA_ROUTE_FFT, flops, bytes, nla_context_threads(ctx));
+    p->probe = ctx->ops;
+    p->probe_state = ctx->state;
+    if (ctx->ops->fft_plan && ctx->ops->fft_execute && ctx->ops->fft_destroy) {
+        nla_exec_init(&ex, ctx);
+        s = ctx->ops->fft_plan(&ex, d, &p->impl);
+        if (s != NLA_OK && s != NLA_ENOTSUP)
+            return nla_exec_done(ctx, fn, s);
+        if (s == NLA_OK)
+            p->ops = ctx->ops;
+        if (s == NLA_OK && host_on_gpu)
+            return nla_exec_done(ctx, fn, s);
+    }
+    nla_exec_init(&ex, ctx);
+    ex.state = ctx->cpu_state;
+    ctx->last = NLA_BACKEND_CPU;
+    s = ctx->cpu_ops->fft_plan(&ex, d, &p->cpu_impl);
+    if (s != NLA_OK) {
+        if (p->ops)
+            p->ops->fft_destroy(p->impl);
+        p->ops = NULL;
+        return nla_exec_done(ctx, fn, s);
+    }
+    p->cpu_ops = ctx->cpu_ops;
+    return nla_exec_done(ctx, fn, NLA_OK);
+}
+
 /* Plan creation for routine fn (nla_fft_plan_create or nla_fft_plan_1d). */
 static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
                               nla_fft_plan **plan)
@@ -138,16 +191,21 @@ static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_de
     else if (r.kind == NLA_FFT_C2R)
         r.direction = NLA_FFT_BACKWARD;
     nla_ok(ctx);
-    if (!ctx->ops->fft_plan || !ctx->ops->fft_execute || !ctx->ops->fft_destroy)
+    if (!ctx->cpu_ops &&
+        (!ctx->ops->fft_plan || !ctx->ops->fft_execute || !ctx->ops->fft_destroy))
         return nla_fail(ctx, NLA_ENOTSUP, fn, "the %s backend has no FFT",
                         ctx->ops->name);
     p = calloc(1, sizeof *p);
     if (!p)
         return nla_fail(ctx, NLA_ENOMEM, fn, "cannot allocate the plan");
     p->desc = r;
-    p->ops = ctx->ops;
-    nla_exec_init(&ex, ctx);
-    s = nla_exec_done(ctx, fn, ctx->ops->fft_plan(&ex, &r, &p->impl));
+    if (ctx->cpu_ops) {
+        s = plan_both(ctx, fn, p);
+    } else {
+        p->ops = ctx->ops;
+        nla_exec_init(&ex, ctx);
+        s = nla_exec_done(ctx, fn, ctx->ops->fft_plan(&ex, &r, &p->impl));
+    }
     if (s != NLA_OK) {
         free(p);
         return s;
@@ -181,6 +239,10 @@ NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_directio
     if (prec != NLA_DOUBLE && prec != NLA_FLOAT)
         return nla_fail(ctx, NLA_EINVAL, fn, "prec has unknown value %d (expected "
                         "NLA_DOUBLE or NLA_FLOAT)", (int)prec);
+    /* the descriptor's extent check would otherwise name desc */
+    if ((uint64_t)n > (uint64_t)PTRDIFF_MAX / (prec == NLA_DOUBLE ? 16 : 8))
+        return nla_fail(ctx, NLA_EINVAL, fn, "n (%lld): n complex values overflow size_t",
+                        (long long)n);
     memset(&d, 0, sizeof d);
     d.kind = NLA_FFT_C2C;
     d.precision = prec;
@@ -202,6 +264,14 @@ static int inplace_ok(const nla_fft_desc *d)
     default:
         return d->istride == 1 && d->ostride == 1 && d->odist == 2 * d->idist;
     }
+}
+
+/* AUTO plans: in or out is device memory */
+static int on_device(const nla_fft_plan *p, const void *in, const void *out)
+{
+    return p->probe && p->probe->is_device_ptr &&
+           (p->probe->is_device_ptr(p->probe_state, in) ||
+            p->probe->is_device_ptr(p->probe_state, out));
 }
 
 static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *in,
@@ -228,7 +298,14 @@ static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *
                         kind_name(plan->desc.kind), (long long)plan->desc.istride,
                         (long long)plan->desc.idist, (long long)plan->desc.ostride,
                         (long long)plan->desc.odist);
-    s = plan->ops->fft_execute(plan->impl, in, out);
+    if (plan->cpu_ops && !on_device(plan, in, out))
+        s = plan->cpu_ops->fft_execute(plan->cpu_impl, in, out);
+    else if (plan->ops)
+        s = plan->ops->fft_execute(plan->impl, in, out);
+    else
+        return nla_fail(NULL, NLA_ENOTSUP, fn, "in or out is %s memory, but this plan "
+                        "runs on the cpu only (the %s backend has no FFT of this shape)",
+                        plan->probe->name, plan->probe->name);
     if (s != NLA_OK)
         return nla_fail(NULL, s, fn, "%s", nla_strerror(s));
     return NLA_OK;
@@ -257,6 +334,9 @@ NLA_API void nla_fft_plan_destroy(nla_fft_plan *plan)
     if (!plan || plan->magic != PLAN_MAGIC)
         return;
     plan->magic = 0;
-    plan->ops->fft_destroy(plan->impl);
+    if (plan->ops)
+        plan->ops->fft_destroy(plan->impl);
+    if (plan->cpu_ops)
+        plan->cpu_ops->fft_destroy(plan->cpu_impl);
     free(plan);
 }

@@ -33,9 +33,11 @@ static int chk_len(nla_check *ck, const char *name, int64_t n)
     return nla_chk_vector_extent(ck, name, n, 1, sizeof(double));
 }
 
+/* Frank-Wolfe runs on the CPU: a CPU context, or an AUTO context that
+   holds the CPU beside CUDA. */
 static int chk_cpu(nla_check *ck, nla_context *ctx)
 {
-    if (ctx->backend == NLA_BACKEND_CPU)
+    if (ctx->backend == NLA_BACKEND_CPU || ctx->cpu_ops)
         return 0;
     ck->status = nla_fail(ctx, NLA_ENOTSUP, ck->fn,
                           "ctx: Frank-Wolfe runs on the CPU backend only (ctx is %s)",

@@ -19,8 +19,10 @@
 #include <stdint.h>
 #include "nla.h"
 
-/* 2: FFT entries added */
-#define NLA_PLUGIN_ABI 2
+/* 2: FFT entries added
+   3: mem_alloc, upload, download and synchronize take the nla_exec (a
+      backend can describe its failure); is_device_ptr added */
+#define NLA_PLUGIN_ABI 3
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -63,12 +65,13 @@ struct nla_backend_ops {
     nla_status (*ctx_init)(void **state);
     void (*ctx_fini)(void *state);
 
-    nla_status (*mem_alloc)(void *state, void **ptr, size_t bytes);
+    nla_status (*mem_alloc)(const nla_exec *ex, void **ptr, size_t bytes);
     void (*mem_free)(void *state, void *ptr);
-    /* host -> context memory, context memory -> host */
-    nla_status (*upload)(void *state, void *dst, const void *src, size_t bytes);
-    nla_status (*download)(void *state, void *dst, const void *src, size_t bytes);
-    nla_status (*synchronize)(void *state);
+    /* host -> context memory, context memory -> host; both return when
+       the copy is complete (after the work queued before them) */
+    nla_status (*upload)(const nla_exec *ex, void *dst, const void *src, size_t bytes);
+    nla_status (*download)(const nla_exec *ex, void *dst, const void *src, size_t bytes);
+    nla_status (*synchronize)(const nla_exec *ex);
 
     NLA_BACKEND_GEMV(double, dgemv);
     NLA_BACKEND_GEMV(float, sgemv);
@@ -89,6 +92,12 @@ struct nla_backend_ops {
     nla_status (*fft_plan)(const nla_exec *ex, const nla_fft_desc *desc, void **impl);
     nla_status (*fft_execute)(const void *impl, const void *in, void *out);
     void (*fft_destroy)(void *impl);
+
+    /* 1 if p points into memory that only this backend can read (device
+       memory); the front end of an AUTO context runs every call that
+       touches such a pointer on this backend.  NULL: all memory is host
+       memory.  Must be cheap and thread-safe; p may be NULL. */
+    int (*is_device_ptr)(void *state, const void *p);
 };
 
 typedef int (*nla_plugin_abi_fn)(void);

@@ -15,11 +15,11 @@ static int cpu_available(char *why, size_t len)
     return 1;
 }
 
-static nla_status cpu_alloc(void *state, void **ptr, size_t bytes)
+static nla_status cpu_alloc(const nla_exec *ex, void **ptr, size_t bytes)
 {
     void *p;
     size_t rounded = (bytes + 63) & ~(size_t)63;
-    (void)state;
+    (void)ex;
     if (rounded < bytes)
         return NLA_ENOMEM;
     p = aligned_alloc(64, rounded ? rounded : 64);
@@ -35,9 +35,9 @@ static void cpu_free(void *state, void *ptr)
     free(ptr);
 }
 
-static nla_status cpu_copy(void *state, void *dst, const void *src, size_t bytes)
+static nla_status cpu_copy(const nla_exec *ex, void *dst, const void *src, size_t bytes)
 {
-    (void)state;
+    (void)ex;
     memmove(dst, src, bytes);
     return NLA_OK;
 }
@@ -64,4 +64,5 @@ const struct nla_backend_ops nla_cpu_backend = {
     .fft_plan = nla_cpu_fft_plan,
     .fft_execute = nla_cpu_fft_execute,
     .fft_destroy = nla_cpu_fft_destroy,
+    .is_device_ptr = NULL,
 };

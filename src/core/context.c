@@ -31,10 +31,13 @@ NLA_API const char *nla_backend_name(nla_backend b)
     return "unknown";
 }
 
-/* AUTO: NLA_BACKEND, then CUDA if available, then the CPU. */
-static nla_status resolve_auto(nla_backend *out)
+/* AUTO: NLA_BACKEND, then CUDA if available, then the CPU.  *both: CUDA
+   was chosen because it is available (not named by NLA_BACKEND), so the
+   context also holds the CPU backend for calls on host data. */
+static nla_status resolve_auto(nla_backend *out, int *both)
 {
     const char *env = getenv("NLA_BACKEND");
+    *both = 0;
     if (env && *env) {
         if (strcmp(env, "cpu") == 0) {
             *out = NLA_BACKEND_CPU;
@@ -50,6 +53,7 @@ static nla_status resolve_auto(nla_backend *out)
     }
     *out = nla_backend_available(NLA_BACKEND_CUDA) ? NLA_BACKEND_CUDA
                                                    : NLA_BACKEND_CPU;
+    *both = *out == NLA_BACKEND_CUDA;
     return NLA_OK;
 }
 
@@ -58,6 +62,7 @@ NLA_API nla_status nla_context_create(nla_context **ctx, nla_backend backend)
     const struct nla_backend_ops *ops;
     nla_context *c;
     nla_status s;
+    int both = 0;
 
     if (!ctx)
         return nla_fail(NULL, NLA_EINVAL, "nla_context_create", "ctx is NULL");
@@ -65,7 +70,7 @@ NLA_API nla_status nla_context_create(nla_context **ctx, nla_backend backend)
         backend != NLA_BACKEND_CUDA)
         return nla_fail(NULL, NLA_EINVAL, "nla_context_create",
                         "backend has unknown value %d", (int)backend);
-    if (backend == NLA_BACKEND_AUTO && (s = resolve_auto(&backend)) != NLA_OK)
+    if (backend == NLA_BACKEND_AUTO && (s = resolve_auto(&backend, &both)) != NLA_OK)
         return s;
     ops = ops_for(backend);
     if (!ops)
@@ -84,6 +89,16 @@ NLA_API nla_status nla_context_create(nla_context **ctx, nla_backend backend)
         return nla_fail(NULL, s, "nla_context_create",
                         "the %s backend could not set up a context", ops->name);
     }
+    if (both) {
+        c->cpu_ops = &nla_cpu_backend;
+        if (c->cpu_ops->ctx_init && (s = c->cpu_ops->ctx_init(&c->cpu_state)) != NLA_OK) {
+            if (ops->ctx_fini)
+                ops->ctx_fini(c->state);
+            free(c);
+            return nla_fail(NULL, s, "nla_context_create",
+                            "the cpu backend could not set up a context");
+        }
+    }
     *ctx = c;
     return NLA_OK;
 }
@@ -92,6 +107,8 @@ NLA_API void nla_context_destroy(nla_context *ctx)
 {
     if (!ctx)
         return;
+    if (ctx->cpu_ops && ctx->cpu_ops->ctx_fini)
+        ctx->cpu_ops->ctx_fini(ctx->cpu_state);
     if (ctx->ops->ctx_fini)
         ctx->ops->ctx_fini(ctx->state);
     free(ctx);
@@ -138,11 +155,67 @@ void nla_exec_init(nla_exec *ex, nla_context *ctx)
     ex->msg = ctx->msg;
     ex->msglen = sizeof ctx->msg;
     ctx->msg[0] = '\0';
+    ctx->last = ctx->backend;
+}
+
+/*
+ * AUTO's cost model.  A call on host data is staged to the GPU when the
+ * CPU would take longer than the copies:
+ *
+ *     flops / (rate * threads)  >  bytes / LINK_BPS + CALL_S
+ *
+ * flops is the call's arithmetic (GEMM 2mnk per matrix, FFT 5 n log2 n per
+ * complex transform, half that for real ones), bytes what staging moves
+ * (inputs in, outputs out), rate a CPU thread's typical throughput for
+ * that kind of call, LINK_BPS the host<->device bandwidth through pinned
+ * buffers (PCIe 4/5 with the host-side copy) and CALL_S the fixed cost of
+ * a synchronous staged call.  The GPU's own time is left out: next to the
+ * CPU's it is small.  Level-2 calls move as many bytes as they do flops
+ * and always stay on the CPU.  The constants are deliberately plain; a
+ * program that knows better uses device memory (always CUDA) or a CPU
+ * context.
+ */
+#define AUTO_LINK_BPS 20e9
+#define AUTO_CALL_S 50e-6
+#define AUTO_RATE_GEMM_D 50e9
+#define AUTO_RATE_GEMM_S 100e9
+#define AUTO_RATE_FFT 6e9
+
+int nla_auto_offload(nla_route_kind kind, double flops, double bytes, int threads)
+{
+    double rate;
+    switch (kind) {
+    case NLA_ROUTE_GEMM_D: rate = AUTO_RATE_GEMM_D; break;
+    case NLA_ROUTE_GEMM_S: rate = AUTO_RATE_GEMM_S; break;
+    case NLA_ROUTE_FFT:    rate = AUTO_RATE_FFT; break;
+    default:               return 0;
+    }
+    if (threads < 1)
+        threads = 1;
+    return flops / (rate * threads) > bytes / AUTO_LINK_BPS + AUTO_CALL_S;
+}
+
+const struct nla_backend_ops *nla_route(nla_context *ctx, nla_exec *ex,
+                                        nla_route_kind kind, double flops,
+                                        double bytes, const void *const *ptrs,
+                                        int nptrs)
+{
+    nla_exec_init(ex, ctx);
+    if (!ctx->cpu_ops)
+        return ctx->ops;
+    if (ctx->ops->is_device_ptr)
+        for (int i = 0; i < nptrs; i++)
+            if (ptrs[i] && ctx->ops->is_device_ptr(ctx->state, ptrs[i]))
+                return ctx->ops;
+    if (nla_auto_offload(kind, flops, bytes, ex->nthreads))
+        return ctx->ops;
+    ex->state = ctx->cpu_state;
+    ctx->last = NLA_BACKEND_CPU;
+    return ctx->cpu_ops;
 }
 
 nla_status nla_exec_done(nla_context *ctx, const char *fn, nla_status s)
 {
-    ctx->last = ctx->backend;
     if (s == NLA_OK) {
         ctx->msg[0] = '\0';
         return s;
@@ -163,8 +236,7 @@ NLA_API nla_status nla_context_synchronize(nla_context *ctx)
     nla_exec_init(&ex, ctx);
     if (!ctx->ops->synchronize)
         return NLA_OK;
-    return nla_exec_done(ctx, "nla_context_synchronize",
-                         ctx->ops->synchronize(ctx->state));
+    return nla_exec_done(ctx, "nla_context_synchronize", ctx->ops->synchronize(&ex));
 }
 
 /* ---- memory ---- */
@@ -172,6 +244,7 @@ NLA_API nla_status nla_context_synchronize(nla_context *ctx)
 NLA_API nla_status nla_malloc(nla_context *ctx, void **ptr, size_t bytes)
 {
     nla_status s;
+    nla_exec ex;
     if (!ctx)
         return nla_fail(NULL, NLA_EINVAL, "nla_malloc", "ctx is NULL");
     if (!ptr)
@@ -180,7 +253,14 @@ NLA_API nla_status nla_malloc(nla_context *ctx, void **ptr, size_t bytes)
         return nla_fail(ctx, NLA_EINVAL, "nla_malloc",
                         "bytes (%zu) exceeds PTRDIFF_MAX", bytes);
     nla_ok(ctx);
-    s = ctx->ops->mem_alloc(ctx->state, ptr, bytes);
+    nla_exec_init(&ex, ctx);
+    s = ctx->ops->mem_alloc(&ex, ptr, bytes);
+    if (s != NLA_OK && ctx->msg[0]) {
+        char detail[NLA_MSG_LEN];
+        memcpy(detail, ctx->msg, sizeof detail);
+        return nla_fail(ctx, s, "nla_malloc", "cannot allocate %zu bytes: %.200s",
+                        bytes, detail);
+    }
     if (s != NLA_OK)
         return nla_fail(ctx, s, "nla_malloc", "cannot allocate %zu bytes", bytes);
     return NLA_OK;
@@ -195,6 +275,8 @@ NLA_API void nla_free(nla_context *ctx, void *ptr)
 static nla_status copy_checked(nla_context *ctx, const char *fn, void *dst,
                                const void *src, size_t bytes, int up)
 {
+    nla_exec ex;
+
     if (!ctx)
         return nla_fail(NULL, NLA_EINVAL, fn, "ctx is NULL");
     if (bytes > 0 && !dst)
@@ -206,8 +288,9 @@ static nla_status copy_checked(nla_context *ctx, const char *fn, void *dst,
     nla_ok(ctx);
     if (bytes == 0)
         return NLA_OK;
-    return nla_exec_done(ctx, fn, up ? ctx->ops->upload(ctx->state, dst, src, bytes)
-                                     : ctx->ops->download(ctx->state, dst, src, bytes));
+    nla_exec_init(&ex, ctx);
+    return nla_exec_done(ctx, fn, up ? ctx->ops->upload(&ex, dst, src, bytes)
+                                     : ctx->ops->download(&ex, dst, src, bytes));
 }
 
 NLA_API nla_status nla_upload(nla_context *ctx, void *dst, const void *host_src,

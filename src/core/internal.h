@@ -15,8 +15,13 @@
 struct nla_context {
     nla_backend backend;                 /* resolved, never AUTO */
     nla_backend last;                    /* where the last call ran */
-    const struct nla_backend_ops *ops;
+    const struct nla_backend_ops *ops;   /* the backend: its memory is nla_malloc's */
     void *state;                         /* ops' per-context state */
+    /* An AUTO context on a machine with CUDA (backend CUDA) also holds the
+       CPU backend, for calls on host data that nla_route keeps on the
+       CPU.  NULL otherwise. */
+    const struct nla_backend_ops *cpu_ops;
+    void *cpu_state;
     int nthreads;                        /* 0 = default */
     char msg[NLA_MSG_LEN];
 };
@@ -32,8 +37,29 @@ nla_status nla_fail(nla_context *ctx, nla_status s, const char *fn,
 /* Clear the context's message at the start of a call. */
 void nla_ok(nla_context *ctx);
 
-/* Prepare an nla_exec for a call on ctx (threads resolved, message buffer). */
+/* Prepare an nla_exec for a call on ctx's backend (threads resolved,
+   message buffer) and record that backend as where the call runs. */
 void nla_exec_init(nla_exec *ex, nla_context *ctx);
+
+/* What a call computes, for AUTO's cost model (context.c). */
+typedef enum nla_route_kind {
+    NLA_ROUTE_LEVEL2,     /* gemv, gbmv, spmv: memory-bound, host data stays on the CPU */
+    NLA_ROUTE_GEMM_D, NLA_ROUTE_GEMM_S,
+    NLA_ROUTE_FFT
+} nla_route_kind;
+/* Pick the backend of one call and prepare ex for it (as nla_exec_init
+   does, for that backend).  On a context holding one backend: that one.
+   On an AUTO context holding CUDA and the CPU: CUDA when any of the nptrs
+   pointers is device memory, else nla_auto_offload's choice.  flops: the
+   call's arithmetic; bytes: what staging it would move between host and
+   device. */
+const struct nla_backend_ops *nla_route(nla_context *ctx, nla_exec *ex,
+                                        nla_route_kind kind, double flops,
+                                        double bytes, const void *const *ptrs,
+                                        int nptrs);
+/* AUTO's cost model for host data: 1 if staging the call to the GPU is
+   expected to beat running it on `threads` CPU threads. */
+int nla_auto_offload(nla_route_kind kind, double flops, double bytes, int threads);
 /* After a backend call: record where it ran; on failure make sure the
    context message says something, prefixed with the routine. */
 nla_status nla_exec_done(nla_context *ctx, const char *fn, nla_status s);

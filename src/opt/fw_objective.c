@@ -21,17 +21,18 @@ nla_status fw_op_apply(nla_context *ctx, const fw_op *op, int trans, const doubl
 {
     nla_trans t = trans ? NLA_TRANS : NLA_NO_TRANS;
     nla_exec ex;
+    /* host data, level 2: the CPU (an AUTO context holding CUDA too keeps
+       it there) */
+    const struct nla_backend_ops *ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
 
-    nla_exec_init(&ex, ctx);
     switch (op->kind) {
     case FW_OP_DENSE:
-        return ctx->ops->dgemv(&ex, t, op->rows, op->cols, 1.0, op->a, op->ld, x, 1,
-                               0.0, y, 1);
+        return ops->dgemv(&ex, t, op->rows, op->cols, 1.0, op->a, op->ld, x, 1, 0.0, y, 1);
     case FW_OP_BAND:
-        return ctx->ops->dgbmv(&ex, t, op->rows, op->cols, op->kl, op->ku, 1.0, op->a,
-                               op->ld, x, 1, 0.0, y, 1);
+        return ops->dgbmv(&ex, t, op->rows, op->cols, op->kl, op->ku, 1.0, op->a, op->ld,
+                          x, 1, 0.0, y, 1);
     case FW_OP_PACKED:
-        return ctx->ops->dspmv(&ex, op->uplo, op->rows, 1.0, op->a, x, 1, 0.0, y, 1);
+        return ops->dspmv(&ex, op->uplo, op->rows, 1.0, op->a, x, 1, 0.0, y, 1);
     }
     return NLA_EINVAL;
 }

@@ -290,6 +290,7 @@ static nla_status lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const dou
 {
     int64_t m = set->m, c = set->cols;
     double *u = w->v.u, *v = w->v.w, *prev = w->tmpc, sigma = 0, nt, move;
+    const struct nla_backend_ops *ops;
     nla_exec ex;
     nla_status s;
 
@@ -302,8 +303,8 @@ static nla_status lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const dou
     }
     scal(v, c, 1.0 / norm2(v, c));
     for (int64_t it = 0; it < set->max_iter; it++) {
-        nla_exec_init(&ex, ctx);
-        s = ctx->ops->dgemv(&ex, NLA_NO_TRANS, m, c, 1.0, g, m, v, 1, 0.0, u, 1);
+        ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0); /* host: the CPU */
+        s = ops->dgemv(&ex, NLA_NO_TRANS, m, c, 1.0, g, m, v, 1, 0.0, u, 1);
         if (s != NLA_OK)
             return s;
         nt = norm2(u, m);
@@ -312,9 +313,9 @@ static nla_status lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const dou
         if (!(nt > 0))
             break;
         scal(u, m, 1.0 / nt);
-        nla_exec_init(&ex, ctx);
+        ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
         memcpy(prev, v, (size_t)c * sizeof(double));
-        s = ctx->ops->dgemv(&ex, NLA_TRANS, m, c, 1.0, g, m, u, 1, 0.0, v, 1);
+        s = ops->dgemv(&ex, NLA_TRANS, m, c, 1.0, g, m, u, 1, 0.0, v, 1);
         if (s != NLA_OK)
             return s;
         sigma = norm2(v, c);

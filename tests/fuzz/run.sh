@@ -5,7 +5,8 @@
 #
 # Compiles libnla's sources and each harness directly with clang
 # (-fsanitize=fuzzer,address,undefined; needs clang and libclang-rt-dev),
-# then runs each harness for SECONDS (default 60) on 1 job, seeded from
+# then runs each harness (default: fuzz_blas, fuzz_fft, fuzz_fw) for
+# SECONDS (default 60) on 1 job, seeded from
 # tests/fuzz/corpus/<harness>/ (new inputs go to a scratch copy, the
 # committed corpus is not modified).  Prints, per harness, the executions
 # and the distinct invalid-argument patterns.  Exits non-zero on the first
@@ -16,7 +17,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 secs=${1:-60}
 shift || true
-harnesses=${*:-fuzz_blas}
+harnesses=${*:-fuzz_blas fuzz_fft fuzz_fw}
 out=${NLA_FUZZ_DIR:-$top/_fuzz}
 CC=${CC_FUZZ:-clang}
 mkdir -p "$out/obj"

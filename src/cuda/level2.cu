@@ -1,0 +1,686 @@
+/*
+ * level2.cu - gemv, gbmv and spmv on the device (s and d).
+ *
+ * All three are memory-bound: each matrix entry is read once, with
+ * coalesced loads (16-byte vector loads where the addresses allow), and
+ * every sum is formed in a fixed order, so results are bitwise repeatable.
+ * No atomics: where several blocks contribute to one element of y, they
+ * write partial sums to scratch and a second kernel adds them in order.
+ *
+ *   gemv N   one thread per 16 bytes of rows (2 doubles / 4 floats of a
+ *            column); columns are split across blocks when the rows alone
+ *            do not fill the GPU (partials, then reduce_parts).
+ *   gemv T   one warp per column, a dot product down the contiguous
+ *            column; rows are split across blocks for short, wide problems.
+ *   gbmv N   a block owns 256 rows and walks the columns that touch them in
+ *            chunks: it stages the chunk's band entries for its rows into
+ *            shared memory (coalesced down each column, vector loads when
+ *            the band is stored contiguously), then each thread adds its
+ *            row's entries.  Bands wider than the block stage by row
+ *            instead of by band position, so shared memory stays bounded.
+ *   gbmv T   a group of L lanes per column, L growing with the band: column
+ *            j of A is column j of the band storage, contiguous.
+ *   spmv     the packed triangle is cut into 64x64 tiles; one block per
+ *            stored tile reads it once into shared memory and produces both
+ *            of its contributions, A_IJ x_J to rows I and A_IJ' x_I to rows
+ *            J (a diagonal tile: its full symmetric product).  Each goes to
+ *            its own slot of a scratch table P[row tile][partner tile], and
+ *            reduce_tiles adds each row's slots in order.
+ *
+ * Vectors: x and y point at their lowest address, as in BLAS; the
+ * launchers move the base so that element k is base[k*inc], also for
+ * negative increments.
+ */
+#include <math.h>
+#include "internal.h"
+
+#define L2_THREADS 256
+#define SPMV_B 64
+#define GBMV_TILE_BYTES (24 * 1024)
+
+namespace {
+
+/* ------------------------------------------------------------ helpers */
+
+template <typename T> struct V16;
+template <> struct V16<double> {
+    typedef double2 vec;
+    static constexpr int W = 2;
+};
+template <> struct V16<float> {
+    typedef float4 vec;
+    static constexpr int W = 4;
+};
+
+__device__ __forceinline__ void unpack(const double2 &v, double *o)
+{
+    o[0] = v.x;
+    o[1] = v.y;
+}
+
+__device__ __forceinline__ void unpack(const float4 &v, float *o)
+{
+    o[0] = v.x;
+    o[1] = v.y;
+    o[2] = v.z;
+    o[3] = v.w;
+}
+
+/* 16 bytes from a 16-byte aligned address */
+template <typename T>
+__device__ __forceinline__ void load16(const T *p, T *o)
+{
+    unpack(*reinterpret_cast<const typename V16<T>::vec *>(p), o);
+}
+
+/* y[i] = alpha*acc + beta*y[i]; beta == 0 does not read y */
+template <typename T>
+__device__ __forceinline__ void store_y(T *y, int64_t incy, int64_t i, T acc, T alpha,
+                                        T beta)
+{
+    T *p = y + i * incy;
+    T v = alpha * acc;
+    if (beta != T(0))
+        v = fma(beta, *p, v);
+    *p = v;
+}
+
+/* lane 0 gets the warp's sum, always added in the same order */
+template <typename T>
+__device__ __forceinline__ T warp_sum(T v)
+{
+    for (int o = 16; o > 0; o >>= 1)
+        v += __shfl_down_sync(0xffffffffu, v, o);
+    return v;
+}
+
+template <typename T>
+__global__ void scale_y(int64_t len, T beta, T *y, int64_t incy)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < len) {
+        T *p = y + i * incy;
+        *p = beta == T(0) ? T(0) : beta * *p;
+    }
+}
+
+/* y[i] = alpha * sum_s part[s*len + i] + beta*y[i] */
+template <typename T>
+__global__ void reduce_parts(int64_t len, int nparts, const T *__restrict__ part, T alpha,
+                             T beta, T *__restrict__ y, int64_t incy)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= len)
+        return;
+    T s = 0;
+    for (int k = 0; k < nparts; k++)
+        s += part[(int64_t)k * len + i];
+    store_y(y, incy, i, s, alpha, beta);
+}
+
+int64_t cdiv(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+int64_t clamp64(int64_t v, int64_t lo, int64_t hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+__host__ __device__ __forceinline__ bool aligned16(const void *p)
+{
+    return ((uintptr_t)p & 15) == 0;
+}
+
+/* the base from which element k of a vector of length len is base[k*inc] */
+template <typename T>
+T *vbase(T *p, int64_t len, int64_t inc)
+{
+    return inc > 0 || !p ? p : p - (len - 1) * inc;
+}
+
+template <typename T>
+cudaError_t launch_scale(cudaStream_t st, int64_t len, T beta, T *y, int64_t incy)
+{
+    scale_y<T><<<(unsigned)cdiv(len, L2_THREADS), L2_THREADS, 0, st>>>(
+        len, beta, vbase(y, len, incy), incy);
+    return cudaGetLastError();
+}
+
+/* ------------------------------------------------------------- gemv N */
+
+template <typename T, int VW>
+__global__ void __launch_bounds__(L2_THREADS)
+gemv_n(int64_t m, int64_t n, int64_t cs, T alpha, const T *__restrict__ a, int64_t lda,
+       const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y, int64_t incy,
+       T *__restrict__ part)
+{
+    const int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * VW;
+    if (i >= m)
+        return;
+    const int64_t j0 = (int64_t)blockIdx.y * cs;
+    const int64_t j1 = j0 + cs < n ? j0 + cs : n;
+    const int rows = m - i < VW ? (int)(m - i) : VW;
+    const T *col = a + i + j0 * lda;
+    T acc[VW];
+#pragma unroll
+    for (int r = 0; r < VW; r++)
+        acc[r] = 0;
+    if constexpr (VW > 1) {
+        if (rows == VW) {
+#pragma unroll 4
+            for (int64_t j = j0; j < j1; j++, col += lda) {
+                T v[VW];
+                const T xj = x[j * incx];
+                load16(col, v);
+#pragma unroll
+                for (int r = 0; r < VW; r++)
+                    acc[r] = fma(v[r], xj, acc[r]);
+            }
+            col = NULL;
+        }
+    }
+    if (col) {
+        for (int64_t j = j0; j < j1; j++, col += lda) {
+            const T xj = x[j * incx];
+            for (int r = 0; r < rows; r++)
+                acc[r] = fma(col[r], xj, acc[r]);
+        }
+    }
+    for (int r = 0; r < rows; r++) {
+        if (part)
+            part[(int64_t)blockIdx.y * m + i + r] = acc[r];
+        else
+            store_y(y, incy, i + r, acc[r], alpha, beta);
+    }
+}
+
+/* column splits: enough blocks to fill the GPU, >= 64 columns each */
+int gemv_n_splits(int sms, int64_t m, int64_t n, int vw)
+{
+    int64_t bx = cdiv(cdiv(m, vw), L2_THREADS);
+    int64_t s = cdiv((int64_t)sms * 8, bx);
+    return (int)clamp64(s, 1, clamp64(n / 64, 1, 65535));
+}
+
+/* ------------------------------------------------------------- gemv T */
+
+template <typename T, int VW>
+__global__ void __launch_bounds__(L2_THREADS)
+gemv_t(int64_t m, int64_t n, int64_t rs, T alpha, const T *__restrict__ a, int64_t lda,
+       const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y, int64_t incy,
+       T *__restrict__ part)
+{
+    const int lane = threadIdx.x & 31;
+    const int64_t j = (int64_t)blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5);
+    if (j >= n)
+        return; /* the whole warp: one column per warp */
+    const int64_t i0 = (int64_t)blockIdx.y * rs;
+    const int64_t i1 = i0 + rs < m ? i0 + rs : m;
+    const T *col = a + j * lda;
+    T acc = 0;
+    int64_t i = i0;
+    if constexpr (VW > 1) {
+        const int64_t nv = (i1 - i0) / VW;
+#pragma unroll 4
+        for (int64_t v = lane; v < nv; v += 32) {
+            T e[VW];
+            const int64_t r = i0 + v * VW;
+            load16(col + r, e);
+#pragma unroll
+            for (int k = 0; k < VW; k++)
+                acc = fma(e[k], x[(r + k) * incx], acc);
+        }
+        i = i0 + nv * VW;
+    }
+    for (int64_t r = i + lane; r < i1; r += 32)
+        acc = fma(col[r], x[r * incx], acc);
+    acc = warp_sum(acc);
+    if (lane == 0) {
+        if (part)
+            part[(int64_t)blockIdx.y * n + j] = acc;
+        else
+            store_y(y, incy, j, acc, alpha, beta);
+    }
+}
+
+/* row splits: enough warps to fill the GPU, >= 4 loads per lane each */
+int gemv_t_splits(int sms, int64_t m, int64_t n, int vw)
+{
+    int64_t s = cdiv((int64_t)sms * 64, n);
+    return (int)clamp64(s, 1, clamp64(m / (32 * vw * 4), 1, 65535));
+}
+
+template <typename T, int VW>
+cudaError_t gemv_launch(const nla_cuda_launch *L, int trans, int64_t m, int64_t n, T alpha,
+                        const T *a, int64_t lda, const T *x, int64_t incx, T beta, T *y,
+                        int64_t incy)
+{
+    const int64_t lx = trans ? m : n, ly = trans ? n : m;
+    const T *xb = vbase(x, lx, incx);
+    T *yb = vbase(y, ly, incy);
+    int s = trans ? gemv_t_splits(L->sms, m, n, VW) : gemv_n_splits(L->sms, m, n, VW);
+    const int64_t fit = (int64_t)(L->scratch_bytes / (sizeof(T) * (size_t)ly));
+    int64_t chunk;
+    T *part;
+
+    /* s blocks along the summed dimension, `chunk` long (a whole number of
+       vectors per lane for T); with s > 1 they write partial sums */
+    if (s > fit)
+        s = (int)fit;
+    if (s < 1)
+        s = 1;
+    chunk = trans ? cdiv(cdiv(m, s), 32 * VW) * 32 * VW : cdiv(n, s);
+    s = (int)cdiv(trans ? m : n, chunk);
+    part = s > 1 ? (T *)L->scratch : NULL;
+    if (!trans) {
+        dim3 grid((unsigned)cdiv(cdiv(m, VW), L2_THREADS), (unsigned)s);
+        gemv_n<T, VW><<<grid, L2_THREADS, 0, L->stream>>>(m, n, chunk, alpha, a, lda, xb,
+                                                           incx, beta, yb, incy, part);
+    } else {
+        dim3 grid((unsigned)cdiv(n, L2_THREADS / 32), (unsigned)s);
+        gemv_t<T, VW><<<grid, L2_THREADS, 0, L->stream>>>(m, n, chunk, alpha, a, lda, xb,
+                                                           incx, beta, yb, incy, part);
+    }
+    if (part)
+        reduce_parts<T><<<(unsigned)cdiv(ly, L2_THREADS), L2_THREADS, 0, L->stream>>>(
+            ly, s, part, alpha, beta, yb, incy);
+    return cudaGetLastError();
+}
+
+/* ------------------------------------------------------------- gbmv N */
+
+/* Rows [i0, i0+R) of one block; columns that touch them, cc at a time.
+   Band staging (!WIDE): tile[r + c*band] = ab[r + j*ldab], r the band
+   position of row j+r-ku.  Row staging (WIDE, band > R): tile[(i-i0) + c*R]. */
+template <typename T, bool WIDE, bool VEC>
+__global__ void __launch_bounds__(L2_THREADS)
+gbmv_n(int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *__restrict__ ab,
+       int64_t ldab, const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y,
+       int64_t incy, int cc_max)
+{
+    extern __shared__ __align__(16) unsigned char smem[];
+    T *tile = reinterpret_cast<T *>(smem);
+    const int R = blockDim.x;
+    const int64_t band = kl + ku + 1;
+    const int64_t i0 = (int64_t)blockIdx.x * R;
+    const int64_t i1 = i0 + R < m ? i0 + R : m;
+    const int64_t i = i0 + threadIdx.x;
+    const int64_t jlo = i0 - kl > 0 ? i0 - kl : 0;
+    const int64_t jhi = i1 + ku < n ? i1 + ku : n;
+    const int pitch = WIDE ? R : (int)band;
+    T acc = 0;
+
+    for (int64_t jc = jlo; jc < jhi; jc += cc_max) {
+        const int cc = jhi - jc < cc_max ? (int)(jhi - jc) : cc_max;
+        const int total = pitch * cc;
+        if (WIDE) {
+            for (int e = threadIdx.x; e < total; e += R) {
+                const int c = e / R;
+                const int64_t row = i0 + (e - c * R), j = jc + c, r = ku + row - j;
+                if (row < i1 && r >= 0 && r < band)
+                    tile[e] = ab[r + j * ldab];
+            }
+        } else {
+            /* element e of the chunk is band position e % band of column
+               jc + e / band; with ldab == band the chunk is contiguous */
+            const T *base = ab + jc * ldab;
+            int head = 0, nvec = 0;
+            if constexpr (VEC) {
+                constexpr int W = V16<T>::W;
+                head = (int)(((16 - ((uintptr_t)base & 15)) & 15) / sizeof(T));
+                if (head > total)
+                    head = total;
+                nvec = (total - head) / W;
+                for (int v = threadIdx.x; v < nvec; v += R) {
+                    const int e = head + v * W;
+                    bool need = false;
+#pragma unroll
+                    for (int k = 0; k < W; k++) {
+                        const int c = (e + k) / pitch;
+                        const int64_t row = jc + c + (e + k - c * pitch) - ku;
+                        need |= row >= i0 && row < i1;
+                    }
+                    if (need) {
+                        T t[W];
+                        load16(base + e, t);
+#pragma unroll
+                        for (int k = 0; k < W; k++)
+                            tile[e + k] = t[k];
+                    }
+                }
+            }
+            const int tail = head + nvec * V16<T>::W;
+            for (int e = threadIdx.x; e < total; e += R) {
+                if (VEC && e >= head && e < tail)
+                    continue;
+                const int c = e / pitch, r = e - c * pitch;
+                const int64_t row = jc + c + r - ku;
+                if (row >= i0 && row < i1)
+                    tile[e] = base[r + c * ldab];
+            }
+        }
+        __syncthreads();
+        if (i < i1) {
+            const int64_t ja = i - kl > jc ? i - kl : jc;
+            const int64_t jb = i + ku + 1 < jc + cc ? i + ku + 1 : jc + cc;
+            for (int64_t j = ja; j < jb; j++) {
+                const int idx = WIDE ? (int)(i - i0) + (int)(j - jc) * R
+                                     : (int)(ku + i - j) + (int)(j - jc) * pitch;
+                acc = fma(tile[idx], x[j * incx], acc);
+            }
+        }
+        __syncthreads();
+    }
+    if (i < i1)
+        store_y(y, incy, i, acc, alpha, beta);
+}
+
+/* ------------------------------------------------------------- gbmv T */
+
+/* L lanes per column j: y_j = sum_r ab[r + j*ldab] x[j-ku+r] over the band
+   positions r whose row j-ku+r lies in [0, m). */
+template <typename T, int L, bool VEC>
+__global__ void __launch_bounds__(L2_THREADS)
+gbmv_t(int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *__restrict__ ab,
+       int64_t ldab, const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y,
+       int64_t incy)
+{
+    const int l = threadIdx.x % L;
+    const int64_t j = (int64_t)blockIdx.x * (blockDim.x / L) + threadIdx.x / L;
+    const int64_t band = kl + ku + 1;
+    T acc = 0;
+    /* no early return: every lane of the warp takes part in the shuffles */
+    if (j < n) {
+        const int64_t r0 = ku - j > 0 ? ku - j : 0;
+        const int64_t r1 = m + ku - j < band ? m + ku - j : band;
+        const T *col = ab + j * ldab;
+        if (VEC && j < n - 1) {
+            /* ldab % W == 0: vectors up to the rounded-up band stay in the
+               column's ldab slots; the last column's do not */
+            constexpr int W = V16<T>::W;
+            for (int64_t v = r0 / W + l; v * W < r1; v += L) {
+                T e[W];
+                load16(col + v * W, e);
+#pragma unroll
+                for (int k = 0; k < W; k++) {
+                    const int64_t r = v * W + k;
+                    if (r >= r0 && r < r1)
+                        acc = fma(e[k], x[(j - ku + r) * incx], acc);
+                }
+            }
+        } else {
+            for (int64_t r = r0 + l; r < r1; r += L)
+                acc = fma(col[r], x[(j - ku + r) * incx], acc);
+        }
+    }
+    for (int o = L / 2; o > 0; o >>= 1)
+        acc += __shfl_down_sync(0xffffffffu, acc, o, L);
+    if (j < n && l == 0)
+        store_y(y, incy, j, acc, alpha, beta);
+}
+
+template <typename T, bool VEC>
+cudaError_t gbmv_t_launch(cudaStream_t st, int lanes, int64_t m, int64_t n, int64_t kl,
+                          int64_t ku, T alpha, const T *ab, int64_t ldab, const T *x,
+                          int64_t incx, T beta, T *y, int64_t incy)
+{
+    unsigned grid = (unsigned)cdiv(n, L2_THREADS / lanes);
+#define GBMV_T_CASE(LN)                                                        \
+    case LN:                                                                   \
+        gbmv_t<T, LN, VEC><<<grid, L2_THREADS, 0, st>>>(m, n, kl, ku, alpha,   \
+                                                        ab, ldab, x, incx,     \
+                                                        beta, y, incy);        \
+        break;
+    switch (lanes) {
+        GBMV_T_CASE(1)
+        GBMV_T_CASE(2)
+        GBMV_T_CASE(4)
+        GBMV_T_CASE(8)
+        GBMV_T_CASE(16)
+        default:
+        GBMV_T_CASE(32)
+    }
+#undef GBMV_T_CASE
+    return cudaGetLastError();
+}
+
+template <typename T>
+cudaError_t gbmv_launch(const nla_cuda_launch *L, int trans, int64_t m, int64_t n,
+                        int64_t kl, int64_t ku, T alpha, const T *ab, int64_t ldab,
+                        const T *x, int64_t incx, T beta, T *y, int64_t incy)
+{
+    constexpr int W = V16<T>::W;
+    const int64_t lx = trans ? m : n, ly = trans ? n : m;
+    const int64_t band = kl + ku + 1;
+    const T *xb = vbase(x, lx, incx);
+    T *yb = vbase(y, ly, incy);
+
+    if (!trans) {
+        const int tile = GBMV_TILE_BYTES / (int)sizeof(T);
+        const bool wide = band > L2_THREADS;
+        const bool vec = !wide && ldab == band;
+        const int cc = (int)(wide ? tile / L2_THREADS : tile / band);
+        unsigned grid = (unsigned)cdiv(m, L2_THREADS);
+        size_t shm = (size_t)cc * (size_t)(wide ? L2_THREADS : band) * sizeof(T);
+        if (wide)
+            gbmv_n<T, true, false><<<grid, L2_THREADS, shm, L->stream>>>(
+                m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);
+        else if (vec)
+            gbmv_n<T, false, true><<<grid, L2_THREADS, shm, L->stream>>>(
+                m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);
+        else
+            gbmv_n<T, false, false><<<grid, L2_THREADS, shm, L->stream>>>(
+                m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);
+        return cudaGetLastError();
+    }
+    /* lanes per column: about two vectors per lane down the band */
+    int lanes = 1;
+    while (lanes < 32 && (int64_t)lanes * 2 * W < band)
+        lanes *= 2;
+    if (aligned16(ab) && ldab % W == 0)
+        return gbmv_t_launch<T, true>(L->stream, lanes, m, n, kl, ku, alpha, ab, ldab, xb,
+                                      incx, beta, yb, incy);
+    return gbmv_t_launch<T, false>(L->stream, lanes, m, n, kl, ku, alpha, ab, ldab, xb,
+                                   incx, beta, yb, incy);
+}
+
+/* --------------------------------------------------------------- spmv */
+
+/* column j's packed storage, indexed by row: A(i,j) = col[i] */
+template <typename T, bool UPPER>
+__device__ __forceinline__ const T *packed_col(const T *ap, int64_t n, int64_t j)
+{
+    return UPPER ? ap + j * (j + 1) / 2 : ap + j * (2 * n - j - 1) / 2;
+}
+
+/* One stored 64x64 tile (I, J) per block.  Row part: A_IJ x_J -> P[I][J];
+   column part (off-diagonal tiles): A_IJ' x_I -> P[J][I]; diagonal tile:
+   the symmetric product -> P[I][I]. */
+template <typename T, bool UPPER>
+__global__ void __launch_bounds__(L2_THREADS)
+spmv_tiles(int64_t n, int64_t nb, const T *__restrict__ ap, const T *__restrict__ x,
+           int64_t incx, T *__restrict__ P)
+{
+    constexpr int B = SPMV_B, LD = SPMV_B + 1, W = V16<T>::W;
+    __shared__ T s[B * LD];
+    __shared__ T xi[B], xj[B];
+    __shared__ T rpart[4][B], cpart[4][B];
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+
+    /* tile number -> (lo, hi) tile pair, hi*(hi+1)/2 + lo, lo <= hi */
+    const int64_t t = blockIdx.x;
+    int64_t hi = (int64_t)((sqrt(8.0 * (double)t + 1.0) - 1.0) / 2.0);
+    while (hi * (hi + 1) / 2 > t)
+        hi--;
+    while ((hi + 1) * (hi + 2) / 2 <= t)
+        hi++;
+    const int64_t lo = t - hi * (hi + 1) / 2;
+    const int64_t bi = UPPER ? lo : hi, bj = UPPER ? hi : lo;
+    const int64_t I0 = bi * B, J0 = bj * B;
+    const bool diag = bi == bj;
+
+    for (int k = tid; k < B; k += blockDim.x) {
+        xi[k] = I0 + k < n ? x[(I0 + k) * incx] : T(0);
+        xj[k] = J0 + k < n ? x[(J0 + k) * incx] : T(0);
+    }
+    /* one warp per column of the tile: the column's stored rows are
+       contiguous; s[jj*LD + ii] = A(I0+ii, J0+jj), 0 where not stored */
+    for (int jj = warp; jj < B; jj += L2_THREADS / 32) {
+        const int64_t j = J0 + jj;
+        T *sc = s + jj * LD;
+        if (j >= n) {
+            for (int ii = lane; ii < B; ii += 32)
+                sc[ii] = 0;
+            continue;
+        }
+        const int64_t rlo = UPPER ? I0 : (j > I0 ? j : I0);
+        const int64_t rhi = UPPER ? (j + 1 < I0 + B ? j + 1 : I0 + B)
+                                  : (n < I0 + B ? n : I0 + B);
+        const T *col = packed_col<T, UPPER>(ap, n, j) + I0;
+        if (rlo == I0 && rhi == I0 + B && aligned16(col)) {
+            if (lane < B / W) {
+                T e[W];
+                load16(col + lane * W, e);
+#pragma unroll
+                for (int k = 0; k < W; k++)
+                    sc[lane * W + k] = e[k];
+            }
+        } else {
+            for (int ii = lane; ii < B; ii += 32) {
+                const int64_t i = I0 + ii;
+                sc[ii] = i >= rlo && i < rhi ? col[ii] : T(0);
+            }
+        }
+    }
+    __syncthreads();
+    if (diag) {
+        /* fill the other triangle from the stored one */
+        for (int e = tid; e < B * B; e += blockDim.x) {
+            const int ii = e % B, jj = e / B;
+            if (UPPER ? ii > jj : ii < jj)
+                s[jj * LD + ii] = s[ii * LD + jj];
+        }
+        __syncthreads();
+    }
+    {
+        const int q = tid / B, k = tid % B; /* 4 quarters of 16 terms */
+        T r = 0, c = 0;
+        for (int u = q * 16; u < q * 16 + 16; u++) {
+            r = fma(s[u * LD + k], xj[u], r); /* row k:    sum_u A(k,u) x_J[u] */
+            if (!diag)
+                c = fma(s[k * LD + u], xi[u], c); /* column k: sum_u A(u,k) x_I[u] */
+        }
+        rpart[q][k] = r;
+        cpart[q][k] = c;
+    }
+    __syncthreads();
+    if (tid < B) {
+        P[(bi * nb + bj) * B + tid] = ((rpart[0][tid] + rpart[1][tid]) + rpart[2][tid]) +
+                                      rpart[3][tid];
+        if (!diag)
+            P[(bj * nb + bi) * B + tid] = ((cpart[0][tid] + cpart[1][tid]) + cpart[2][tid]) +
+                                          cpart[3][tid];
+    }
+}
+
+/* y_i = alpha * sum_k P[i/B][k][i%B] + beta*y_i, k in order */
+template <typename T>
+__global__ void reduce_tiles(int64_t n, int64_t nb, const T *__restrict__ P, T alpha,
+                             T beta, T *__restrict__ y, int64_t incy)
+{
+    const int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const T *p = P + (i / SPMV_B) * nb * SPMV_B + i % SPMV_B;
+    T s = 0;
+    for (int64_t k = 0; k < nb; k++)
+        s += p[k * SPMV_B];
+    store_y(y, incy, i, s, alpha, beta);
+}
+
+template <typename T>
+cudaError_t spmv_launch(const nla_cuda_launch *L, int upper, int64_t n, T alpha,
+                        const T *ap, const T *x, int64_t incx, T beta, T *y, int64_t incy)
+{
+    const int64_t nb = cdiv(n, SPMV_B);
+    const int64_t tiles = nb * (nb + 1) / 2;
+    const T *xb = vbase(x, n, incx);
+    T *yb = vbase(y, n, incy);
+    T *P = (T *)L->scratch;
+
+    if (L->scratch_bytes < nla_cuda_spmv_scratch(L->sms, n, sizeof(T)) || tiles > 0x7fffffff)
+        return cudaErrorInvalidValue;
+    if (upper)
+        spmv_tiles<T, true><<<(unsigned)tiles, L2_THREADS, 0, L->stream>>>(n, nb, ap, xb,
+                                                                           incx, P);
+    else
+        spmv_tiles<T, false><<<(unsigned)tiles, L2_THREADS, 0, L->stream>>>(n, nb, ap, xb,
+                                                                            incx, P);
+    reduce_tiles<T><<<(unsigned)cdiv(n, L2_THREADS), L2_THREADS, 0, L->stream>>>(
+        n, nb, P, alpha, beta, yb, incy);
+    return cudaGetLastError();
+}
+
+} /* namespace */
+
+/* ------------------------------------------------------------- entries */
+
+size_t nla_cuda_gemv_scratch(int sms, int trans, int64_t m, int64_t n, size_t es)
+{
+    const int vw = (int)(16 / es);
+    int s = trans ? gemv_t_splits(sms, m, n, vw) : gemv_n_splits(sms, m, n, vw);
+    /* vw = 1 (unaligned) gives fewer column splits and as many row splits */
+    if (trans)
+        s = s > gemv_t_splits(sms, m, n, 1) ? s : gemv_t_splits(sms, m, n, 1);
+    return s > 1 ? (size_t)s * (size_t)(trans ? n : m) * es : 0;
+}
+
+size_t nla_cuda_gbmv_scratch(int sms, int trans, int64_t m, int64_t n, int64_t kl,
+                             int64_t ku, size_t es)
+{
+    (void)sms, (void)trans, (void)m, (void)n, (void)kl, (void)ku, (void)es;
+    return 0;
+}
+
+size_t nla_cuda_spmv_scratch(int sms, int64_t n, size_t es)
+{
+    const int64_t nb = cdiv(n, SPMV_B);
+    (void)sms;
+    return (size_t)nb * (size_t)nb * SPMV_B * es;
+}
+
+#define ENTRIES(T, p)                                                          \
+    cudaError_t nla_cuda_gemv_##p(const nla_cuda_launch *L, int trans,         \
+        int64_t m, int64_t n, T alpha, const T *a, int64_t lda, const T *x,    \
+        int64_t incx, T beta, T *y, int64_t incy)                              \
+    {                                                                          \
+        if (alpha == T(0))                                                     \
+            return launch_scale<T>(L->stream, trans ? n : m, beta, y, incy);   \
+        if (aligned16(a) && lda % V16<T>::W == 0)                              \
+            return gemv_launch<T, V16<T>::W>(L, trans, m, n, alpha, a, lda, x, \
+                                             incx, beta, y, incy);             \
+        return gemv_launch<T, 1>(L, trans, m, n, alpha, a, lda, x, incx, beta, \
+                                 y, incy);                                     \
+    }                                                                          \
+    cudaError_t nla_cuda_gbmv_##p(const nla_cuda_launch *L, int trans,         \
+        int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *ab,    \
+        int64_t ldab, const T *x, int64_t incx, T beta, T *y, int64_t incy)    \
+    {                                                                          \
+        if (alpha == T(0))                                                     \
+            return launch_scale<T>(L->stream, trans ? n : m, beta, y, incy);   \
+        return gbmv_launch<T>(L, trans, m, n, kl, ku, alpha, ab, ldab, x,      \
+                              incx, beta, y, incy);                            \
+    }                                                                          \
+    cudaError_t nla_cuda_spmv_##p(const nla_cuda_launch *L, int upper,         \
+        int64_t n, T alpha, const T *ap, const T *x, int64_t incx, T beta,     \
+        T *y, int64_t incy)                                                    \
+    {                                                                          \
+        if (alpha == T(0))                                                     \
+            return launch_scale<T>(L->stream, n, beta, y, incy);               \
+        return spmv_launch<T>(L, upper, n, alpha, ap, x, incx, beta, y, incy); \
+    }
+
+ENTRIES(double, d)
+ENTRIES(float, s)

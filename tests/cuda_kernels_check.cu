@@ -1,0 +1,587 @@
+/*
+ * cuda_kernels_check.cu - standalone check of the project's own CUDA GEMM
+ * and FFT kernels (src/cuda/gemm.cu, src/cuda/fft.cu) against naive host
+ * computations.  make check runs it on a CPU emulation of CUDA
+ * (tests/check-cuda-emu.sh, tests/cuda_emu/), which checks the kernels'
+ * logic but not nvcc's code or the hardware; test_cuda.c covers the public
+ * API.  On a machine with a GPU (tools/gpu-check.sh does this):
+ *
+ *   nvcc -std=c++17 -O2 -gencode arch=compute_90,code=sm_90 \
+ *        -Iinclude -Isrc/cuda tests/cuda_kernels_check.cu src/cuda/gemm.cu \
+ *        src/cuda/fft.cu -o cuda_kernels_check && ./cuda_kernels_check
+ *
+ * Options: --quick (smaller sweeps), --gemm / --fft (one half only),
+ * --maxlog Q (largest power-of-two FFT, default 22), --bench (timings
+ * against cuBLAS / cuFFT; build with -DNLA_CHECK_BENCH -lcublas -lcufft).
+ * NLA_CUDA_DGEMM=mma884 or =simt selects the other double GEMM kernels;
+ * run the program once per choice to check all three.
+ *
+ * Every line prints the largest error of a group of cases next to its
+ * tolerance; the exit status is 1 if any case failed.
+ *   GEMM: |C - Cref| / (|alpha| sum|a||b| + |beta c|), tolerance 2(k+2)eps;
+ *         C outside the m x n block must be untouched; beta = 0 must not
+ *         read C (C is NaN there); k = 0 and alpha = 0 must not read A, B
+ *         (they are NaN there).
+ *   FFT:  max|out - ref| / max|ref| with ref a long double DFT, tolerance
+ *         8 eps (log2 n + 1) (log2 of the Bluestein length for other n);
+ *         out-of-place inputs must be unchanged, and elements between the
+ *         strided outputs untouched.
+ */
+#include "cuda_kernels.h"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#ifdef NLA_CHECK_BENCH
+#include <cublas_v2.h>
+#include <cufft.h>
+#endif
+
+namespace {
+
+bool g_quick = false;
+int g_fail = 0;
+long g_cases = 0;
+
+#define CK(call)                                                                         \
+    do {                                                                                 \
+        cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess) {                                                         \
+            fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
+            exit(2);                                                                     \
+        }                                                                                \
+    } while (0)
+
+template <typename T>
+struct DevBuf {
+    T *p = nullptr;
+    size_t n = 0;
+    explicit DevBuf(size_t n_) : n(n_) { CK(cudaMalloc((void **)&p, (n ? n : 1) * sizeof(T))); }
+    ~DevBuf() { cudaFree(p); }
+    void put(const std::vector<T> &h) { CK(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice)); }
+    std::vector<T> get() const
+    {
+        std::vector<T> h(n);
+        CK(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost));
+        return h;
+    }
+};
+
+struct Stat {
+    explicit Stat(const std::string &n) : name(n) {}
+    std::string name;
+    double worst = 0;
+    double tol = 0;
+    long cases = 0, bad = 0;
+    std::string first_bad;
+    void add(double err, double t, const std::string &what)
+    {
+        cases++;
+        g_cases++;
+        bool ok = err <= t;   /* false for NaN */
+        if (!(err <= worst)) worst = err;
+        if (t > tol) tol = t;
+        if (!ok) {
+            bad++;
+            g_fail++;
+            if (first_bad.empty()) first_bad = what;
+        }
+    }
+    void print() const
+    {
+        printf("%-44s cases %6ld  max err %9.2e  (tol %8.1e)  %s", name.c_str(), cases, worst, tol,
+               bad ? "FAIL" : "ok");
+        if (bad) printf("  %ld bad, first: %s", bad, first_bad.c_str());
+        printf("\n");
+        fflush(stdout);
+    }
+};
+
+/* ------------------------------------------------------------------ GEMM */
+
+template <typename T> constexpr double eps_of() { return sizeof(T) == 8 ? 1.1102230246251565e-16 : 5.9604645e-08; }
+
+template <typename T>
+cudaError_t gemm(int ta, int tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t lda, int64_t sa,
+                 const T *b, int64_t ldb, int64_t sb, T beta, T *c, int64_t ldc, int64_t sc, int64_t batch)
+{
+    if constexpr (sizeof(T) == 8)
+        return nla_cuda_gemm_d(0, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
+    else
+        return nla_cuda_gemm_s(0, ta, tb, m, n, k, alpha, a, lda, sa, b, ldb, sb, beta, c, ldc, sc, batch);
+}
+
+struct GemmCase {
+    int ta, tb;
+    int64_t m, n, k;
+    int64_t pad;     /* extra leading-dimension padding (odd values break 16-byte alignment) */
+    int64_t off;     /* element offset of every base pointer (1 breaks alignment) */
+    int64_t batch;
+    double alpha, beta;
+};
+
+/* Runs one case; returns the error measure (1e300 when C outside the block
+   was touched). */
+template <typename T>
+double gemm_case(const GemmCase &g, std::mt19937 &rng)
+{
+    std::uniform_real_distribution<double> U(-1, 1);
+    const int64_t ar = g.ta ? g.k : g.m, ac = g.ta ? g.m : g.k;
+    const int64_t br = g.tb ? g.n : g.k, bc = g.tb ? g.k : g.n;
+    const int64_t lda = std::max<int64_t>(ar, 1) + g.pad, ldb = std::max<int64_t>(br, 1) + g.pad, ldc = g.m + g.pad;
+    const int64_t sa = g.batch > 1 ? lda * ac + 3 : 0, sb = g.batch > 1 ? ldb * bc + 5 : 0,
+                  sc = g.batch > 1 ? ldc * g.n + 1 : 0;
+    const size_t na = (size_t)(g.off + sa * (g.batch - 1) + lda * ac), nb = (size_t)(g.off + sb * (g.batch - 1) + ldb * bc),
+                 nc = (size_t)(g.off + sc * (g.batch - 1) + ldc * g.n);
+    const bool no_ab = g.k == 0 || g.alpha == 0;
+    std::vector<T> A(na), B(nb), C(nc);
+    for (auto &x : A) x = no_ab ? (T)NAN : (T)U(rng);
+    for (auto &x : B) x = no_ab ? (T)NAN : (T)U(rng);
+    for (auto &x : C) x = g.beta == 0 ? (T)NAN : (T)U(rng);
+    DevBuf<T> dA(na), dB(nb), dC(nc);
+    dA.put(A);
+    dB.put(B);
+    dC.put(C);
+    CK(gemm<T>(g.ta, g.tb, g.m, g.n, g.k, (T)g.alpha, dA.p + g.off, lda, sa, dB.p + g.off, ldb, sb, (T)g.beta,
+               dC.p + g.off, ldc, sc, g.batch));
+    CK(cudaDeviceSynchronize());
+    std::vector<T> R = dC.get();
+    double worst = 0;
+    std::vector<char> inside(nc, 0);
+    for (int64_t z = 0; z < g.batch; z++)
+        for (int64_t j = 0; j < g.n; j++)
+            for (int64_t i = 0; i < g.m; i++) {
+                double s = 0, sabs = 0;
+                for (int64_t p = 0; p < g.k && !no_ab; p++) {
+                    double a = g.ta ? A[g.off + z * sa + p + i * lda] : A[g.off + z * sa + i + p * lda];
+                    double b = g.tb ? B[g.off + z * sb + j + p * ldb] : B[g.off + z * sb + p + j * ldb];
+                    s += a * b;
+                    sabs += std::fabs(a * b);
+                }
+                size_t ci = (size_t)(g.off + z * sc + i + j * ldc);
+                inside[ci] = 1;
+                double c0 = g.beta == 0 ? 0.0 : (double)C[ci];
+                double ref = (no_ab ? 0.0 : g.alpha * s) + g.beta * c0;
+                double den = std::fabs(g.alpha) * sabs + std::fabs(g.beta * c0);
+                double err = std::fabs((double)R[ci] - ref) / (den > 0 ? den : 1.0);
+                if (den == 0) err = (double)R[ci] == 0.0 ? 0.0 : 1e300;
+                if (!(err <= worst)) worst = err;
+            }
+    for (size_t i = 0; i < nc; i++)
+        if (!inside[i] && std::memcmp(&R[i], &C[i], sizeof(T)) != 0) return 1e300;
+    return worst;
+}
+
+template <typename T>
+void gemm_suite()
+{
+    const char *tn = sizeof(T) == 8 ? "d" : "s";
+    const char *kern = getenv("NLA_CUDA_DGEMM");
+    std::mt19937 rng(1234);
+    std::string base = std::string("gemm_") + tn + (sizeof(T) == 8 ? std::string(" [") + (kern ? kern : "mma16816") + "]" : "");
+    Stat edges{base + " m,n,k in 1..67"}, special{base + " k=0, alpha=0, beta=0 (NaN)"},
+        batch{base + " batched, misaligned"}, large{base + " larger sizes"};
+    auto tol = [](int64_t k) { return 2.0 * (double)(k + 2) * eps_of<T>(); };
+    char what[160];
+    /* every trans combination on m = n = k = 1..67 and on random (m, n, k) */
+    std::uniform_int_distribution<int> S(1, 67);
+    const int nrand = g_quick ? 24 : 400;
+    for (int it = 0; it < 67 + nrand; it++) {
+        int64_t m, n, k;
+        if (it < 67) m = n = k = it + 1;
+        else m = S(rng), n = S(rng), k = S(rng);
+        if (g_quick && it < 67 && it % 6 != 0) continue;
+        for (int t = 0; t < 4; t++) {
+            GemmCase g{t & 1, t >> 1, m, n, k, (int64_t)(it % 3), 0, 1, 1.5, it % 2 ? -0.5 : 1.0};
+            snprintf(what, sizeof what, "ta=%d tb=%d m=%lld n=%lld k=%lld pad=%lld", g.ta, g.tb, (long long)m,
+                     (long long)n, (long long)k, (long long)g.pad);
+            edges.add(gemm_case<T>(g, rng), tol(k), what);
+        }
+    }
+    edges.print();
+    for (int t = 0; t < 4; t++)
+        for (int64_t s : {1, 7, 64, 65}) {
+            GemmCase cases[] = {
+                {t & 1, t >> 1, s, s + 2, 0, 1, 0, 1, 1.5, 0.75},     /* k = 0: C = beta*C */
+                {t & 1, t >> 1, s, s + 2, 0, 1, 0, 2, 1.5, 0.0},      /* k = 0, beta = 0 */
+                {t & 1, t >> 1, s, s + 2, 9, 0, 0, 1, 0.0, -2.0},     /* alpha = 0 */
+                {t & 1, t >> 1, s, s + 2, 9, 0, 0, 1, 0.0, 0.0},      /* alpha = beta = 0 */
+                {t & 1, t >> 1, s, s + 2, 33, 2, 0, 1, 1.0, 0.0},     /* beta = 0 with NaN C */
+                {t & 1, t >> 1, s, s + 2, 33, 1, 1, 2, -1.0, 0.0},
+            };
+            for (const GemmCase &g : cases) {
+                snprintf(what, sizeof what, "ta=%d tb=%d m=%lld k=%lld alpha=%g beta=%g", g.ta, g.tb, (long long)g.m,
+                         (long long)g.k, g.alpha, g.beta);
+                special.add(gemm_case<T>(g, rng), tol(g.k), what);
+            }
+        }
+    special.print();
+    for (int t = 0; t < 4; t++)
+        for (int64_t off : {0, 1})
+            for (int64_t pad : {0, 1, 2, 3}) {
+                if (g_quick && pad > 1) continue;
+                GemmCase g{t & 1, t >> 1, 37 + pad * 30, 70 - pad * 11, 45 + pad * 17, pad, off, 3, 0.75, pad % 2 ? 0.0 : 0.5};
+                snprintf(what, sizeof what, "ta=%d tb=%d off=%lld pad=%lld batch=3", g.ta, g.tb, (long long)off, (long long)pad);
+                batch.add(gemm_case<T>(g, rng), tol(g.k), what);
+            }
+    /* a batch large enough to pass the 65535 gridDim.z limit, tiny matrices */
+    if (!g_quick) {
+        GemmCase g{0, 1, 3, 2, 5, 0, 0, 70000, 1.0, 1.0};
+        batch.add(gemm_case<T>(g, rng), tol(g.k), "batch=70000");
+    }
+    batch.print();
+    const int64_t big[][3] = {{128, 128, 16}, {129, 255, 257}, {256, 256, 256}, {1000, 300, 77}, {64, 1500, 300},
+                              {513, 511, 1029}};
+    for (int t = 0; t < 4; t++)
+        for (const auto &s : big) {
+            if (g_quick && s[0] * s[1] * s[2] > 300 * 300 * 300 / 8) continue;
+            GemmCase g{t & 1, t >> 1, s[0], s[1], s[2], 0, 0, 1, 1.0, 0.5};
+            snprintf(what, sizeof what, "ta=%d tb=%d %lldx%lldx%lld", g.ta, g.tb, (long long)s[0], (long long)s[1],
+                     (long long)s[2]);
+            large.add(gemm_case<T>(g, rng), tol(g.k), what);
+        }
+    large.print();
+}
+
+/* ------------------------------------------------------------------- FFT */
+
+typedef std::complex<long double> cld;
+const long double kPi = 3.141592653589793238462643383279502884L;
+
+/* exp(sign*2*pi*i*m/n) with exact reduction of m/n */
+cld root(int64_t m, int64_t n, int sign)
+{
+    m %= n;
+    if (m < 0) m += n;
+    long double a = 2 * kPi * (long double)m / (long double)n;
+    return cld(cosl(a), sign * sinl(a));
+}
+
+void ref_fft_pow2(std::vector<cld> &a, int sign)
+{
+    const size_t n = a.size();
+    for (size_t i = 1, j = 0; i < n; i++) {
+        size_t bit = n >> 1;
+        for (; j & bit; bit >>= 1) j ^= bit;
+        j ^= bit;
+        if (i < j) std::swap(a[i], a[j]);
+    }
+    std::vector<cld> w(n / 2 + 1);
+    for (size_t k = 0; k < n / 2; k++) w[k] = root((int64_t)k, (int64_t)n, sign);
+    for (size_t len = 2; len <= n; len <<= 1)
+        for (size_t i = 0; i < n; i += len)
+            for (size_t k = 0; k < len / 2; k++) {
+                cld u = a[i + k], v = a[i + k + len / 2] * w[k * (n / len)];
+                a[i + k] = u + v;
+                a[i + k + len / 2] = u - v;
+            }
+}
+
+std::vector<cld> ref_dft(const std::vector<cld> &x, int sign)
+{
+    const size_t n = x.size();
+    if (n > 64 && (n & (n - 1)) == 0) {
+        std::vector<cld> a = x;
+        ref_fft_pow2(a, sign);
+        return a;
+    }
+    std::vector<cld> w(n);
+    for (size_t m = 0; m < n; m++) w[m] = root((int64_t)m, (int64_t)n, sign);
+    std::vector<cld> y(n);
+    for (size_t k = 0; k < n; k++) {
+        cld s = 0;
+        for (size_t j = 0; j < n; j++) s += x[j] * w[(j * k) % n];
+        y[k] = s;
+    }
+    return y;
+}
+
+struct FftCase {
+    nla_fft_kind kind;
+    int64_t n, howmany;
+    int dir;                   /* -1 forward, +1 backward (C2C) */
+    int64_t is, id, os, od;
+    bool inplace;
+    double scale;
+};
+
+template <typename T>
+double fft_case(const FftCase &c, std::string *why)
+{
+    nla_fft_desc d;
+    std::memset(&d, 0, sizeof d);
+    d.kind = c.kind;
+    d.precision = sizeof(T) == 8 ? NLA_DOUBLE : NLA_FLOAT;
+    d.direction = c.dir < 0 ? NLA_FFT_FORWARD : NLA_FFT_BACKWARD;
+    d.n = c.n;
+    d.howmany = c.howmany;
+    d.istride = c.is;
+    d.idist = c.id;
+    d.ostride = c.os;
+    d.odist = c.od;
+    d.scale = c.scale;
+    const int64_t n = c.n, nin = c.kind == NLA_FFT_C2R ? n / 2 + 1 : n, nout = c.kind == NLA_FFT_R2C ? n / 2 + 1 : n;
+    const int iu = c.kind == NLA_FFT_R2C ? 1 : 2, ou = c.kind == NLA_FFT_C2R ? 1 : 2;
+    const size_t insz = (size_t)((c.howmany - 1) * c.id + (nin - 1) * c.is + 1) * iu;
+    const size_t outsz = (size_t)((c.howmany - 1) * c.od + (nout - 1) * c.os + 1) * ou;
+    std::mt19937 rng((unsigned)(n * 7919 + c.howmany * 31 + c.is));
+    std::uniform_real_distribution<double> U(-1, 1);
+    std::vector<T> in(insz);
+    for (auto &x : in) x = (T)U(rng);
+    const size_t bufsz = c.inplace ? std::max(insz, outsz) : outsz;
+    std::vector<T> outinit(bufsz, (T)NAN);
+    if (c.inplace) std::copy(in.begin(), in.end(), outinit.begin());
+
+    nla_cuda_fft *plan = nullptr;
+    cudaError_t e = nla_cuda_fft_create(&d, &plan);
+    if (e != cudaSuccess) {
+        *why = std::string("create: ") + cudaGetErrorString(e);
+        return 1e300;
+    }
+    const size_t ws = nla_cuda_fft_workspace(plan);
+    DevBuf<unsigned char> work(ws);
+    DevBuf<T> din(c.inplace ? 0 : insz), dout(bufsz);
+    dout.put(outinit);
+    if (!c.inplace) din.put(in);
+    e = nla_cuda_fft_exec(plan, 0, c.inplace ? (const void *)dout.p : (const void *)din.p, dout.p, ws ? work.p : nullptr);
+    if (e == cudaSuccess) e = cudaDeviceSynchronize();
+    nla_cuda_fft_destroy(plan);
+    if (e != cudaSuccess) {
+        *why = std::string("exec: ") + cudaGetErrorString(e);
+        return 1e300;
+    }
+    std::vector<T> out = dout.get();
+    if (!c.inplace && std::memcmp(din.get().data(), in.data(), insz * sizeof(T)) != 0) {
+        *why = "input modified";
+        return 1e300;
+    }
+    /* elements that are not outputs keep their initial value */
+    std::vector<char> isout(bufsz, 0);
+    double err = 0, mag = 0;
+    for (int64_t b = 0; b < c.howmany; b++) {
+        std::vector<cld> x((size_t)n);
+        if (c.kind == NLA_FFT_C2C) {
+            for (int64_t j = 0; j < n; j++) {
+                size_t p = (size_t)(2 * (b * c.id + j * c.is));
+                x[(size_t)j] = cld(in[p], in[p + 1]);
+            }
+        } else if (c.kind == NLA_FFT_R2C) {
+            for (int64_t j = 0; j < n; j++) x[(size_t)j] = cld(in[(size_t)(b * c.id + j * c.is)], 0);
+        } else {
+            for (int64_t k = 0; k <= n / 2; k++) {
+                size_t p = (size_t)(2 * (b * c.id + k * c.is));
+                cld v(in[p], (k == 0 || 2 * k == n) ? 0 : in[p + 1]);
+                x[(size_t)k] = v;
+                if (k > 0) x[(size_t)(n - k)] = std::conj(v);
+            }
+        }
+        const int sign = c.kind == NLA_FFT_R2C ? -1 : c.kind == NLA_FFT_C2R ? 1 : c.dir;
+        std::vector<cld> y = ref_dft(x, sign);
+        for (int64_t k = 0; k < nout; k++) {
+            cld r = y[(size_t)k] * (long double)c.scale, got;
+            if (c.kind == NLA_FFT_C2R) {
+                size_t p = (size_t)(b * c.od + k * c.os);
+                isout[p] = 1;
+                got = cld(out[p], 0);
+                r = cld(r.real(), 0);
+            } else {
+                size_t p = (size_t)(2 * (b * c.od + k * c.os));
+                isout[p] = isout[p + 1] = 1;
+                got = cld(out[p], out[p + 1]);
+            }
+            double d1 = (double)std::abs(got - r);
+            if (!(d1 <= err)) err = d1;
+            mag = std::max(mag, (double)std::abs(r));
+        }
+    }
+    for (size_t i = 0; i < bufsz; i++)
+        if (!isout[i] && std::memcmp(&out[i], &outinit[i], sizeof(T)) != 0) {
+            *why = "wrote outside the outputs";
+            return 1e300;
+        }
+    return err / (mag > 0 ? mag : 1.0);
+}
+
+int64_t bluestein_len(int64_t n)
+{
+    if ((n & (n - 1)) == 0) return n;
+    int64_t m = 1;
+    while (m < 2 * n - 1) m <<= 1;
+    return m;
+}
+
+template <typename T>
+void fft_suite(int maxlog)
+{
+    const char *tn = sizeof(T) == 8 ? "d" : "s";
+    const char *kn[] = {"c2c", "r2c", "c2r"};
+    auto tol = [](int64_t n) { return 8.0 * eps_of<T>() * (std::log2((double)bluestein_len(n)) + 1); };
+    char what[200];
+    for (int kind = 0; kind < 3; kind++) {
+        Stat small{std::string("fft_") + tn + " " + kn[kind] + " n=1..70, 5 layouts"};
+        Stat pow2{std::string("fft_") + tn + " " + kn[kind] + " n=2^7..2^" + std::to_string(maxlog)};
+        std::vector<int64_t> ns;
+        for (int64_t n = 1; n <= 70; n++) ns.push_back(n);
+        for (int q = 7; q <= maxlog; q++) ns.push_back((int64_t)1 << q);
+        for (int64_t n : {97, 127, 243, 1000, 4095, 4097, 10007})
+            if (!g_quick || n < 2000) ns.push_back(n);
+        for (int64_t n : ns) {
+            const bool big = n > 70;
+            if (g_quick && big && n > 8192) continue;
+            const int64_t nin = kind == 2 ? n / 2 + 1 : n, nout = kind == 1 ? n / 2 + 1 : n;
+            for (int v = 0; v < 5; v++) {
+                FftCase c{(nla_fft_kind)kind, n, 1, -1, 1, nin, 1, nout, false, 1.0};
+                switch (v) {
+                case 0: break;                                    /* contiguous, forward */
+                case 1:                                           /* strided batch, backward, scaled */
+                    c.howmany = 3; c.is = 2; c.id = 2 * nin + 1; c.os = 3; c.od = 3 * nout + 2;
+                    c.dir = 1; c.scale = 0.5;
+                    break;
+                case 2:                                           /* in place, batched (FFTW padded for real) */
+                    c.howmany = 5; c.dir = 1; c.scale = 1.0 / (double)n; c.inplace = true;
+                    if (kind == 1) { c.id = 2 * (n / 2 + 1); c.od = n / 2 + 1; }
+                    if (kind == 2) { c.id = n / 2 + 1; c.od = 2 * (n / 2 + 1); }
+                    break;
+                case 3:                                           /* in place, one transform, other strides */
+                    c.inplace = true; c.is = 2; c.os = kind == 0 ? 3 : 1;
+                    break;
+                case 4:                                           /* transposed batch: ostride > odist */
+                    c.howmany = 4; c.is = 4; c.id = 1; c.os = 4; c.od = 1;
+                    break;
+                }
+                const bool p2 = (n & (n - 1)) == 0;
+                if (big && n > 4096 && v != 0 && !(p2 && v == 2)) continue;
+                if (big && n > 4096) c.howmany = std::min<int64_t>(c.howmany, 2);
+                if (big && n >= (1 << 20) && v != 0) continue;
+                std::string why;
+                double err = fft_case<T>(c, &why);
+                snprintf(what, sizeof what, "n=%lld layout=%d %s", (long long)n, v, why.c_str());
+                (big ? pow2 : small).add(err, tol(n), what);
+            }
+        }
+        small.print();
+        pow2.print();
+    }
+}
+
+/* ------------------------------------------------------------ benchmarks */
+
+#ifdef NLA_CHECK_BENCH
+template <typename F>
+float time_ms(F f, int reps)
+{
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    f();
+    cudaEventRecord(a);
+    for (int i = 0; i < reps; i++) f();
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return ms / reps;
+}
+
+void bench()
+{
+    cublasHandle_t h;
+    cublasCreate(&h);
+    printf("\nGEMM (no transposes), TFLOP/s: libnla vs cuBLAS\n");
+    for (int64_t n : {2048, 4096, 8192}) {
+        DevBuf<double> A(n * n), B(n * n), C(n * n);
+        DevBuf<float> As(n * n), Bs(n * n), Cs(n * n);
+        cudaMemset(A.p, 0, n * n * 8); cudaMemset(B.p, 0, n * n * 8); cudaMemset(C.p, 0, n * n * 8);
+        cudaMemset(As.p, 0, n * n * 4); cudaMemset(Bs.p, 0, n * n * 4); cudaMemset(Cs.p, 0, n * n * 4);
+        double one = 1, zero = 0;
+        float ones = 1, zeros = 0;
+        int reps = n >= 8192 ? 3 : 10;
+        float t1 = time_ms([&] { nla_cuda_gemm_d(0, 0, 0, n, n, n, 1.0, A.p, n, 0, B.p, n, 0, 0.0, C.p, n, 0, 1); }, reps);
+        float t2 = time_ms([&] { cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)n, (int)n, &one, A.p, (int)n, B.p, (int)n, &zero, C.p, (int)n); }, reps);
+        float t3 = time_ms([&] { nla_cuda_gemm_s(0, 0, 0, n, n, n, 1.0f, As.p, n, 0, Bs.p, n, 0, 0.0f, Cs.p, n, 0, 1); }, reps);
+        float t4 = time_ms([&] { cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)n, (int)n, &ones, As.p, (int)n, Bs.p, (int)n, &zeros, Cs.p, (int)n); }, reps);
+        double fl = 2.0 * n * n * n * 1e-9;
+        printf("  n=%5lld  dgemm %7.2f vs %7.2f (ratio %.2f)   sgemm %7.2f vs %7.2f (ratio %.2f)\n", (long long)n,
+               fl / t1, fl / t2, t2 / t1, fl / t3, fl / t4, t4 / t3);
+    }
+    cublasDestroy(h);
+    printf("\nFFT C2C forward, batches of 2^26 points (2^25 for double at 2^25+), mflops 5 n log2 n / t\n");
+    for (int dbl = 1; dbl >= 0; dbl--)
+        for (int q = 10; q <= 24; q += 2) {
+            int64_t n = (int64_t)1 << q, total = (int64_t)1 << 26, batch = total / n;
+            size_t esz = dbl ? 16 : 8;
+            DevBuf<unsigned char> x(total * esz), y(total * esz);
+            cudaMemset(x.p, 0, total * esz);
+            nla_fft_desc d;
+            std::memset(&d, 0, sizeof d);
+            d.kind = NLA_FFT_C2C; d.precision = dbl ? NLA_DOUBLE : NLA_FLOAT; d.direction = NLA_FFT_FORWARD;
+            d.n = n; d.howmany = batch; d.istride = d.ostride = 1; d.idist = d.odist = n; d.scale = 1;
+            nla_cuda_fft *p;
+            CK(nla_cuda_fft_create(&d, &p));
+            DevBuf<unsigned char> w(nla_cuda_fft_workspace(p));
+            cufftHandle cp;
+            int nn = (int)n;
+            cufftPlanMany(&cp, 1, &nn, nullptr, 1, nn, nullptr, 1, nn, dbl ? CUFFT_Z2Z : CUFFT_C2C, (int)batch);
+            float t1 = time_ms([&] { nla_cuda_fft_exec(p, 0, x.p, y.p, w.p); }, 10);
+            float t2 = time_ms([&] {
+                if (dbl) cufftExecZ2Z(cp, (cufftDoubleComplex *)x.p, (cufftDoubleComplex *)y.p, CUFFT_FORWARD);
+                else cufftExecC2C(cp, (cufftComplex *)x.p, (cufftComplex *)y.p, CUFFT_FORWARD);
+            }, 10);
+            double mf = 5.0 * (double)total * q / 1e3;   /* per ms -> mflops */
+            printf("  %s n=2^%d x %lld: %9.0f vs %9.0f mflops (ratio %.2f)\n", dbl ? "z" : "c", q, (long long)batch,
+                   mf / t1, mf / t2, t2 / t1);
+            cufftDestroy(cp);
+            nla_cuda_fft_destroy(p);
+        }
+}
+#endif
+
+} /* namespace */
+
+int main(int argc, char **argv)
+{
+    bool do_gemm = true, do_fft = true, do_bench = false;
+    int maxlog = 22;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) g_quick = true;
+        else if (!strcmp(argv[i], "--gemm")) do_fft = false;
+        else if (!strcmp(argv[i], "--fft")) do_gemm = false;
+        else if (!strcmp(argv[i], "--bench")) do_bench = true;
+        else if (!strcmp(argv[i], "--maxlog") && i + 1 < argc) maxlog = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--gemm|--fft] [--maxlog Q] [--bench]\n", argv[0]);
+            return 2;
+        }
+    }
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        printf("skipped: no CUDA device\n");
+        return 77;
+    }
+    if (g_quick && maxlog > 14) maxlog = 14;
+    if (do_gemm) {
+        gemm_suite<double>();
+        gemm_suite<float>();
+    }
+    if (do_fft) {
+        fft_suite<double>(maxlog);
+        fft_suite<float>(maxlog);
+    }
+#ifdef NLA_CHECK_BENCH
+    if (do_bench) bench();
+#else
+    if (do_bench) printf("--bench: rebuild with -DNLA_CHECK_BENCH -lcublas -lcufft\n");
+#endif
+    printf("%ld cases, %d failed\n", g_cases, g_fail);
+    return g_fail ? 1 : 0;
+}

@@ -1,0 +1,929 @@
+/*
+ * test_cuda.c - the CUDA backend (the real plugin, libnla-cuda.so).
+ *
+ * With a CUDA device, every routine of the plugin is checked against the
+ * CPU backend, in both precisions, over size and argument sweeps: gemv and
+ * gbmv (N and T), spmv (U and L), gemm (all transposes, both layouts) and
+ * strided-batched gemm, and FFTs (C2C both directions, R2C, C2R, batched,
+ * strided, in place).  Each case runs twice: on device memory (nla_malloc,
+ * nla_upload, the call, nla_context_synchronize, nla_download) and on host
+ * memory (staged by the plugin).  Level-2 and GEMM results must agree
+ * element by element within 4 (k+2) eps times the magnitude of the terms
+ * (|alpha| |op(A)| |x| + |beta| |y|, computed by the CPU backend on absolute
+ * values), FFTs within c eps log2(n) in relative L2 norm; beta == 0 must
+ * overwrite a NaN y/C, alpha == 0 must not read A or x (both NULL), and
+ * nothing between strided elements may change.  Then: AUTO's placement,
+ * CUDA errors (status and message), and one FFT plan run from 4 threads.
+ * Without a device, each of these tests reports "skipped: no CUDA device"
+ * with the reason (Criterion counts it as skipped, not passed; when every
+ * test is skipped the program exits 77, SKIP for make check).
+ *
+ * Without a device but with the plugin built (CI: nvcc, no GPU), the
+ * fallback tests load the real plugin: it must pass the loader's ABI check
+ * and report itself unavailable (no driver / no device), NLA_BACKEND=cuda
+ * must give NLA_ENOBACKEND with that reason, and AUTO must run on the CPU.
+ *
+ * NLA_CUDA_PLUGIN (set by make check) is the built plugin; NLA_WITH_CUDA
+ * says whether it was built.  NLA_TEST_CUDA_QUICK=1 runs a reduced size set
+ * (tools/gpu-check.sh uses it under compute-sanitizer).
+ *
+ * The precision-generic part is this file included into itself with TT
+ * (the type) and TP (its letter) defined.
+ */
+#ifndef TT /* ------------------------------------------------------ outer */
+
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <criterion/criterion.h>
+#include "nla.h"
+#include "refs.h"
+
+#define SENTINEL 12345.0
+
+static int quick(void)
+{
+    const char *q = getenv("NLA_TEST_CUDA_QUICK");
+    return q && *q && strcmp(q, "0") != 0;
+}
+
+static int plugin_built(void)
+{
+    const char *w = getenv("NLA_WITH_CUDA"), *p = getenv("NLA_CUDA_PLUGIN");
+    struct stat st;
+    return w && strcmp(w, "yes") == 0 && p && stat(p, &st) == 0;
+}
+
+/* Every test: the built plugin, no NLA_BACKEND. */
+static void use_plugin(void)
+{
+    unsetenv("NLA_BACKEND");
+    if (plugin_built())
+        setenv("NLA_PLUGIN_PATH", getenv("NLA_CUDA_PLUGIN"), 1);
+    else
+        setenv("NLA_PLUGIN_PATH", "/nonexistent/libnla-cuda.so", 1);
+}
+
+static void use_plugin_env_cuda(void)
+{
+    use_plugin();
+    setenv("NLA_BACKEND", "cuda", 1);
+}
+
+/* The GPU tests: a CUDA context, or the test is skipped. */
+static nla_context *need_device(void)
+{
+    nla_context *ctx = NULL;
+    if (!plugin_built())
+        cr_skip_test("skipped: no CUDA device (the CUDA plugin was not built)");
+    if (!nla_backend_available(NLA_BACKEND_CUDA))
+        cr_skip_test("skipped: no CUDA device (%s)",
+                     nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CUDA), NLA_OK, "%s", nla_last_error());
+    return ctx;
+}
+
+/* where element i of a BLAS vector of length len lives */
+static size_t at(int64_t len, int64_t inc, int64_t i)
+{
+    return (size_t)(inc > 0 ? i * inc : (len - 1 - i) * -inc);
+}
+
+static size_t vec_size(int64_t len, int64_t inc)
+{
+    int64_t step = inc < 0 ? -inc : inc;
+    return len > 0 ? (size_t)((len - 1) * step + 2) : 1; /* one sentinel past the end */
+}
+
+static void *dev_copy(nla_context *ctx, const void *host, size_t bytes)
+{
+    void *d = NULL;
+    cr_assert_eq(nla_malloc(ctx, &d, bytes), NLA_OK, "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_upload(ctx, d, host, bytes), NLA_OK, "%s", nla_context_error(ctx));
+    return d;
+}
+
+/* (alpha, beta) pairs; beta < -1.5 means beta = 0 with NaN in y/C */
+static const double ab_pairs[][2] = { { 0.7, 0.3 }, { 1, 0 }, { 0, 0.7 }, { 0.7, 1 },
+                                      { -1.3, -2 } };
+#define N_AB (sizeof ab_pairs / sizeof ab_pairs[0])
+static const int64_t inc_pairs[][2] = { { 1, 1 }, { -1, 2 }, { 3, -2 } };
+#define N_INC (sizeof inc_pairs / sizeof inc_pairs[0])
+
+#define TT double
+#define TP d
+#define T_EPS 0x1p-52
+#define T_FILL ref_fill
+#include "test_cuda.c"
+#undef TT
+#undef TP
+#undef T_EPS
+#undef T_FILL
+
+#define TT float
+#define TP s
+#define T_EPS 0x1p-23
+#define T_FILL ref_fillf
+#include "test_cuda.c"
+#undef TT
+#undef TP
+#undef T_EPS
+#undef T_FILL
+
+/* ------------------------------------------------------- without a device */
+
+static void need_no_device(void)
+{
+    if (!plugin_built())
+        cr_skip_test("skipped: the CUDA plugin was not built (--without-cuda or no nvcc)");
+    if (nla_backend_available(NLA_BACKEND_CUDA))
+        cr_skip_test("skipped: a CUDA device is present, so there is no fallback to test");
+}
+
+Test(cuda_fallback, plugin_loads_and_reports_no_device, .init = use_plugin)
+{
+    const char *why;
+    need_no_device();
+    why = nla_backend_unavailable_reason(NLA_BACKEND_CUDA);
+    /* the loader opened the plugin and accepted its ABI: the reason is the
+       plugin's own (a missing file, symbols or ABI would say so) */
+    cr_assert(!strstr(why, "not found") && !strstr(why, "cannot be loaded") &&
+              !strstr(why, "not a libnla plugin") && !strstr(why, "ABI"),
+              "the plugin did not load: %s", why);
+    cr_assert(strstr(why, "driver") || strstr(why, "device"),
+              "the reason names neither the driver nor a device: %s", why);
+}
+
+Test(cuda_fallback, explicit_cuda_context_refused, .init = use_plugin)
+{
+    nla_context *ctx = NULL;
+    need_no_device();
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CUDA), NLA_ENOBACKEND);
+    cr_assert_null(ctx);
+    cr_assert(strstr(nla_last_error(), nla_backend_unavailable_reason(NLA_BACKEND_CUDA)),
+              "%s", nla_last_error());
+}
+
+Test(cuda_fallback, env_backend_cuda_refused, .init = use_plugin_env_cuda)
+{
+    nla_context *ctx = NULL;
+    need_no_device();
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_ENOBACKEND);
+    cr_assert_null(ctx);
+    cr_assert(strstr(nla_last_error(), "cuda"), "%s", nla_last_error());
+    cr_assert(strstr(nla_last_error(), nla_backend_unavailable_reason(NLA_BACKEND_CUDA)),
+              "%s", nla_last_error());
+}
+
+Test(cuda_fallback, auto_runs_on_cpu, .init = use_plugin)
+{
+    enum { M = 31, N = 17, K = 23 };
+    nla_context *ctx = NULL, *cpu = ref_cpu_context();
+    double a[M * K], b[K * N], c[M * N], r[M * N];
+    need_no_device();
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_OK, "%s", nla_last_error());
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CPU);
+    ref_fill(a, M * K, 1);
+    ref_fill(b, K * N, 2);
+    ref_fill(c, M * N, 3);
+    memcpy(r, c, sizeof c);
+    cr_assert_eq(nla_dgemm(ctx, NLA_COL_MAJOR, NLA_NO_TRANS, NLA_NO_TRANS, M, N, K, 1.0, a, M,
+                           b, K, 0.5, c, M), NLA_OK);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+    cr_assert_eq(nla_dgemm(cpu, NLA_COL_MAJOR, NLA_NO_TRANS, NLA_NO_TRANS, M, N, K, 1.0, a, M,
+                           b, K, 0.5, r, M), NLA_OK);
+    cr_assert_eq(memcmp(c, r, sizeof c), 0, "AUTO without CUDA is not the CPU backend");
+    nla_context_destroy(ctx);
+    nla_context_destroy(cpu);
+}
+
+/* ---------------------------------------------------------- with a device */
+
+#define GPU_TEST(name, body)                                                   \
+    Test(cuda, name, .init = use_plugin, .timeout = 600)                       \
+    {                                                                          \
+        nla_context *gpu = need_device(), *cpu = ref_cpu_context();            \
+        body(gpu, cpu);                                                        \
+        nla_context_destroy(gpu);                                              \
+        nla_context_destroy(cpu);                                              \
+    }
+
+GPU_TEST(d_gemv, gemv_sweep_d)
+GPU_TEST(s_gemv, gemv_sweep_s)
+GPU_TEST(d_gbmv, gbmv_sweep_d)
+GPU_TEST(s_gbmv, gbmv_sweep_s)
+GPU_TEST(d_spmv, spmv_sweep_d)
+GPU_TEST(s_spmv, spmv_sweep_s)
+GPU_TEST(d_gemm, gemm_sweep_d)
+GPU_TEST(s_gemm, gemm_sweep_s)
+GPU_TEST(d_gemm_strided_batched, gemm_batched_sweep_d)
+GPU_TEST(s_gemm_strided_batched, gemm_batched_sweep_s)
+GPU_TEST(d_fft, fft_sweep_d)
+GPU_TEST(s_fft, fft_sweep_s)
+
+/* device work is asynchronous until nla_context_synchronize, host work is
+   not; errors carry the CUDA message */
+Test(cuda, memory_and_errors, .init = use_plugin)
+{
+    nla_context *ctx = need_device();
+    double h[1000], back[1000];
+    void *d = NULL, *huge = NULL;
+    ref_fill(h, 1000, 5);
+    d = dev_copy(ctx, h, sizeof h);
+    cr_assert_eq(nla_download(ctx, back, d, sizeof back), NLA_OK);
+    cr_assert_eq(memcmp(h, back, sizeof h), 0);
+    /* device to device through nla_upload (cudaMemcpyDefault semantics) */
+    cr_assert_eq(nla_context_synchronize(ctx), NLA_OK);
+    nla_free(ctx, d);
+    cr_assert_eq(nla_malloc(ctx, &huge, (size_t)1 << 60), NLA_ENOMEM);
+    cr_assert_null(huge);
+    cr_assert(strstr(nla_context_error(ctx), "CUDA error"), "%s", nla_context_error(ctx));
+    /* the context still works after the failure */
+    cr_assert_eq(nla_malloc(ctx, &d, 64), NLA_OK, "%s", nla_context_error(ctx));
+    nla_free(ctx, d);
+    nla_context_destroy(ctx);
+}
+
+/* AUTO with CUDA: device pointers -> CUDA; level-2 on host data -> CPU;
+   a large GEMM on host data -> CUDA, a small one -> CPU */
+Test(cuda, auto_placement, .init = use_plugin)
+{
+    enum { N = 1024, S = 8 };
+    nla_context *gpu = need_device(), *ctx = NULL;
+    double *a = malloc(sizeof(double) * N * N), *c = malloc(sizeof(double) * N * N);
+    double x[S], y[S], *dy;
+    cr_assert(a && c);
+    nla_context_destroy(gpu);
+    ref_fill(a, (size_t)N * N, 1);
+    ref_fill(x, S, 2);
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_AUTO), NLA_OK, "%s", nla_last_error());
+    cr_assert_eq(nla_context_backend(ctx), NLA_BACKEND_CUDA);
+    cr_assert_eq(nla_context_set_threads(ctx, 1), NLA_OK);
+    cr_assert_eq(nla_dgemm(ctx, NLA_COL_MAJOR, NLA_NO_TRANS, NLA_NO_TRANS, S, S, S, 1.0, a,
+                           N, a, N, 0.0, c, S), NLA_OK);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+    cr_assert_eq(nla_dgemm(ctx, NLA_COL_MAJOR, NLA_NO_TRANS, NLA_NO_TRANS, N, N, N, 1.0, a,
+                           N, a, N, 0.0, c, N), NLA_OK, "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CUDA);
+    cr_assert_eq(nla_dgemv(ctx, NLA_NO_TRANS, S, S, 1.0, a, N, x, 1, 0.0, y, 1), NLA_OK);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CPU);
+    dy = dev_copy(ctx, y, sizeof y);
+    cr_assert_eq(nla_dgemv(ctx, NLA_NO_TRANS, S, S, 1.0, a, N, x, 1, 0.0, dy, 1), NLA_OK);
+    cr_assert_eq(nla_context_last_backend(ctx), NLA_BACKEND_CUDA);
+    cr_assert_eq(nla_download(ctx, c, dy, sizeof y), NLA_OK);
+    cr_assert_leq(ref_max_diff(c, y, S), 64 * 0x1p-52);
+    nla_free(ctx, dy);
+    nla_context_destroy(ctx);
+    free(a);
+    free(c);
+}
+
+/* One plan, 4 threads at once, host and device data: every result equals
+   the single-threaded one bitwise. */
+struct fft_job {
+    const nla_fft_plan *plan;
+    nla_context *ctx;
+    const double *in;
+    double *out;
+    int device;
+    nla_status st;
+};
+
+static void *fft_thread(void *p)
+{
+    struct fft_job *j = p;
+    for (int r = 0; r < 5 && j->st == NLA_OK; r++)
+        j->st = nla_fft_execute(j->plan, j->in, j->out);
+    return NULL;
+}
+
+Test(cuda, fft_plan_from_threads, .init = use_plugin)
+{
+    enum { N = 4096, H = 4, T = 4 };
+    nla_context *ctx = need_device();
+    nla_fft_desc d = { NLA_FFT_C2C, NLA_DOUBLE, NLA_FFT_FORWARD, N, H, 0, 0, 0, 0, 0 };
+    nla_fft_plan *plan = NULL;
+    size_t bytes = sizeof(double) * 2 * N * H;
+    double *in = malloc(bytes), *want = malloc(bytes), *got[T];
+    void *din[T], *dout[T];
+    struct fft_job jobs[T];
+    pthread_t th[T];
+
+    cr_assert(in && want);
+    ref_fill(in, 2 * N * H, 9);
+    cr_assert_eq(nla_fft_plan_create(ctx, &d, &plan), NLA_OK, "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_fft_execute(plan, in, want), NLA_OK, "%s", nla_last_error());
+    for (int t = 0; t < T; t++) {
+        got[t] = malloc(bytes);
+        cr_assert(got[t]);
+        din[t] = dev_copy(ctx, in, bytes);
+        cr_assert_eq(nla_malloc(ctx, &dout[t], bytes), NLA_OK);
+        jobs[t] = (struct fft_job){ plan, ctx, t & 1 ? din[t] : in, t & 1 ? dout[t] : got[t],
+                                    t & 1, NLA_OK };
+        cr_assert_eq(pthread_create(&th[t], NULL, fft_thread, &jobs[t]), 0);
+    }
+    for (int t = 0; t < T; t++) {
+        pthread_join(th[t], NULL);
+        cr_assert_eq(jobs[t].st, NLA_OK, "thread %d: %s", t, nla_strerror(jobs[t].st));
+    }
+    cr_assert_eq(nla_context_synchronize(ctx), NLA_OK);
+    for (int t = 0; t < T; t++) {
+        if (t & 1)
+            cr_assert_eq(nla_download(ctx, got[t], dout[t], bytes), NLA_OK);
+        cr_assert_eq(memcmp(got[t], want, bytes), 0, "thread %d differs", t);
+        nla_free(ctx, din[t]);
+        nla_free(ctx, dout[t]);
+        free(got[t]);
+    }
+    nla_fft_plan_destroy(plan);
+    nla_context_destroy(ctx);
+    free(in);
+    free(want);
+}
+
+/* ---------------------------------------------------------------- main */
+
+/* When every test was skipped (no plugin, or no device and a GPU-only
+   --filter), exit 77 so that make check reports SKIP, not PASS; under
+   make check-valgrind, which wants 0, only the Criterion summary says so. */
+static size_t n_passed, n_failed;
+
+ReportHook(POST_ALL)(struct criterion_global_stats *st)
+{
+    n_passed = st->tests_passed;
+    n_failed = st->tests_failed + st->tests_crashed;
+}
+
+int main(int argc, char *argv[])
+{
+    struct criterion_test_set *tests = criterion_initialize();
+    int ok;
+    if (!criterion_handle_args(argc, argv, true)) { /* --help, --list, ... */
+        criterion_finalize(tests);
+        return 0;
+    }
+    ok = criterion_run_all_tests(tests);
+    criterion_finalize(tests);
+    if (ok && n_passed == 0 && n_failed == 0 && !getenv("NLA_UNDER_VALGRIND"))
+        return 77;
+    return ok ? 0 : 1;
+}
+
+#else /* ------------------------------------------------- per precision */
+
+#define X__(name, p) name##_##p
+#define X_(name, p) X__(name, p)
+#define X(name) X_(name, TP)
+#define PS_(p) #p
+#define PS(p) PS_(p)
+#define NLA__(p, name) nla_##p##name
+#define NLA_(p, name) NLA__(p, name)
+#define NLA(name) NLA_(TP, name)
+
+/* ----------------------------------------------------------- level 2 */
+
+typedef struct X(l2case) {
+    char r;                 /* 'v' gemv, 'b' gbmv, 'p' spmv */
+    int trans;              /* gemv, gbmv */
+    char uplo;              /* spmv */
+    int64_t m, n, kl, ku, ld;
+    double alpha, beta;
+    int nan_y;
+    int64_t incx, incy;
+    int dev;                /* device memory (else host memory, staged) */
+} X(l2case);
+
+static const char *X(l2desc)(const X(l2case) *c)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf,
+             "%s%s%s trans=%c uplo=%c m=%lld n=%lld kl=%lld ku=%lld ld=%lld alpha=%g "
+             "beta=%g%s incx=%lld incy=%lld",
+             PS(TP), c->r == 'v' ? "gemv" : c->r == 'b' ? "gbmv" : "spmv",
+             c->dev ? " (device memory)" : " (host memory)", c->trans ? 'T' : 'N',
+             c->uplo ? c->uplo : '-', (long long)c->m, (long long)c->n, (long long)c->kl,
+             (long long)c->ku, (long long)c->ld, c->alpha, c->beta,
+             c->nan_y ? "(NaN y)" : "", (long long)c->incx, (long long)c->incy);
+    return buf;
+}
+
+static nla_status X(l2_call)(nla_context *ctx, const X(l2case) *c, TT alpha, TT beta,
+                             const TT *a, const TT *x, TT *y)
+{
+    nla_trans t = c->trans ? NLA_TRANS : NLA_NO_TRANS;
+    switch (c->r) {
+    case 'v':
+        return NLA(gemv)(ctx, t, c->m, c->n, alpha, a, c->ld, x, c->incx, beta, y, c->incy);
+    case 'b':
+        return NLA(gbmv)(ctx, t, c->m, c->n, c->kl, c->ku, alpha, a, c->ld, x, c->incx, beta,
+                         y, c->incy);
+    default:
+        return NLA(spmv)(ctx, (nla_uplo)c->uplo, c->n, alpha, a, x, c->incx, beta, y,
+                         c->incy);
+    }
+}
+
+/* the stored matrix, random where the routine reads it, NaN elsewhere */
+static size_t X(l2_storage)(const X(l2case) *c, TT **a)
+{
+    size_t size;
+    TT *v;
+    if (c->r == 'p')
+        size = (size_t)(c->n * (c->n + 1) / 2);
+    else
+        size = (size_t)(c->ld * c->n);
+    v = malloc((size ? size : 1) * sizeof(TT));
+    cr_assert(v);
+    T_FILL(v, size, 7 + (uint64_t)c->m * 31 + (uint64_t)c->n);
+    for (int64_t j = 0; c->r != 'p' && j < c->n; j++)
+        for (int64_t r = 0; r < c->ld; r++) {
+            int used = c->r == 'v' ? r < c->m
+                                   : r <= c->kl + c->ku && r - c->ku + j >= 0 &&
+                                         r - c->ku + j < c->m;
+            if (!used)
+                v[r + j * c->ld] = (TT)NAN;
+        }
+    *a = v;
+    return size;
+}
+
+static TT *X(vec_new)(int64_t len, int64_t inc, uint64_t seed, int nan)
+{
+    size_t size = vec_size(len, inc);
+    TT *v = malloc(size * sizeof(TT)), *tmp = malloc((size_t)(len > 0 ? len : 1) * sizeof(TT));
+    cr_assert(v && tmp);
+    for (size_t i = 0; i < size; i++)
+        v[i] = (TT)SENTINEL;
+    T_FILL(tmp, (size_t)len, seed);
+    for (int64_t i = 0; i < len; i++)
+        v[at(len, inc, i)] = nan ? (TT)NAN : tmp[i];
+    free(tmp);
+    return v;
+}
+
+static TT *X(abs_copy)(const TT *v, size_t n)
+{
+    TT *w = malloc((n ? n : 1) * sizeof(TT));
+    cr_assert(w);
+    for (size_t i = 0; i < n; i++)
+        w[i] = isnan(v[i]) ? 0 : (TT)fabs((double)v[i]);
+    return w;
+}
+
+static void X(l2_case)(nla_context *gpu, nla_context *cpu, const X(l2case) *c)
+{
+    const int64_t lx = c->r == 'p' ? c->n : c->trans ? c->m : c->n;
+    const int64_t ly = c->r == 'p' ? c->n : c->trans ? c->n : c->m;
+    const TT alpha = (TT)c->alpha, beta = c->nan_y ? 0 : (TT)c->beta;
+    const size_t ysize = vec_size(ly, c->incy), xsize = vec_size(lx, c->incx);
+    TT *a, *x = X(vec_new)(lx, c->incx, 100 + (uint64_t)lx, 0);
+    TT *y = X(vec_new)(ly, c->incy, 200 + (uint64_t)ly, c->nan_y);
+    TT *yref = malloc(ysize * sizeof(TT)), *yin = malloc(ysize * sizeof(TT));
+    TT *ab, *xb, *yb;
+    size_t asize = X(l2_storage)(c, &a);
+    const TT *pa = c->alpha != 0 ? a : NULL, *px = c->alpha != 0 ? x : NULL;
+    nla_status s;
+
+    cr_assert(yref && yin);
+    memcpy(yref, y, ysize * sizeof(TT));
+    memcpy(yin, y, ysize * sizeof(TT));
+    cr_assert_eq(X(l2_call)(cpu, c, alpha, beta, pa, px, yref), NLA_OK, "%s",
+                 nla_context_error(cpu));
+    /* the size of the terms: |alpha| |A| |x| + |beta| |y| */
+    ab = X(abs_copy)(a, asize);
+    xb = X(abs_copy)(x, xsize);
+    yb = X(abs_copy)(yin, ysize);
+    cr_assert_eq(X(l2_call)(cpu, c, (TT)fabs(c->alpha), (TT)fabs((double)beta),
+                            c->alpha != 0 ? ab : NULL, c->alpha != 0 ? xb : NULL, yb),
+                 NLA_OK);
+    if (c->dev) {
+        void *da = c->alpha != 0 && asize ? dev_copy(gpu, a, asize * sizeof(TT)) : NULL;
+        void *dx = c->alpha != 0 ? dev_copy(gpu, x, xsize * sizeof(TT)) : NULL;
+        void *dy = dev_copy(gpu, y, ysize * sizeof(TT));
+        s = X(l2_call)(gpu, c, alpha, beta, da, dx, dy);
+        cr_assert_eq(s, NLA_OK, "%s: %s", X(l2desc)(c), nla_context_error(gpu));
+        cr_assert_eq(nla_context_last_backend(gpu), NLA_BACKEND_CUDA);
+        cr_assert_eq(nla_context_synchronize(gpu), NLA_OK, "%s", nla_context_error(gpu));
+        cr_assert_eq(nla_download(gpu, y, dy, ysize * sizeof(TT)), NLA_OK);
+        nla_free(gpu, da);
+        nla_free(gpu, dx);
+        nla_free(gpu, dy);
+    } else {
+        s = X(l2_call)(gpu, c, alpha, beta, pa, px, y);
+        cr_assert_eq(s, NLA_OK, "%s: %s", X(l2desc)(c), nla_context_error(gpu));
+    }
+    for (int64_t i = 0; i < ly; i++) {
+        size_t p = at(ly, c->incy, i);
+        int64_t k = c->r == 'b' ? c->kl + c->ku + 1 : lx;
+        double tol = 4.0 * (double)(k + 2) * T_EPS * (double)yb[p];
+        cr_assert(!isnan((double)y[p]) && fabs((double)y[p] - (double)yref[p]) <= tol,
+                  "%s: y[%lld] = %.10g, CPU %.10g, |err| %.3g > %.3g", X(l2desc)(c),
+                  (long long)i, (double)y[p], (double)yref[p],
+                  fabs((double)y[p] - (double)yref[p]), tol);
+    }
+    for (size_t p = 0; p < ysize; p++) {
+        int slot = p < (size_t)(ly - 1) * (size_t)llabs(c->incy) + 1 &&
+                   p % (size_t)llabs(c->incy) == 0;
+        if (!slot)
+            cr_assert(y[p] == (TT)SENTINEL, "%s: y slot %zu between elements changed",
+                      X(l2desc)(c), p);
+    }
+    free(a);
+    free(x);
+    free(y);
+    free(yref);
+    free(yin);
+    free(ab);
+    free(xb);
+    free(yb);
+}
+
+/* every (alpha, beta), increment pair and memory kind for one shape */
+static void X(l2_all)(nla_context *gpu, nla_context *cpu, X(l2case) c)
+{
+    for (size_t ab = 0; ab < N_AB; ab++)
+        for (size_t in = 0; in < N_INC; in++)
+            for (int dev = 0; dev < 2; dev++) {
+                if (quick() && (in + ab) % 2)
+                    continue;
+                c.alpha = ab_pairs[ab][0];
+                c.beta = ab_pairs[ab][1];
+                c.nan_y = c.beta < -1.5;
+                c.incx = inc_pairs[in][0];
+                c.incy = inc_pairs[in][1];
+                c.dev = dev;
+                X(l2_case)(gpu, cpu, &c);
+            }
+}
+
+static void X(gemv_sweep)(nla_context *gpu, nla_context *cpu)
+{
+    /* rows x columns: tiny, odd, and shapes that split columns (few rows,
+       many columns) or rows (many rows, few columns) across blocks */
+    static const int64_t shapes[][2] = { { 1, 1 }, { 2, 3 }, { 17, 64 }, { 129, 17 },
+                                         { 64, 5000 }, { 5000, 8 }, { 1031, 777 } };
+    size_t ns = quick() ? 4 : sizeof shapes / sizeof shapes[0];
+    for (size_t s = 0; s < ns; s++)
+        for (int t = 0; t < 2; t++)
+            for (int pad = 0; pad < 2; pad++) {
+                X(l2case) c;
+                memset(&c, 0, sizeof c);
+                c.r = 'v';
+                c.trans = t;
+                c.m = shapes[s][0];
+                c.n = shapes[s][1];
+                c.ld = c.m + (pad ? 3 : 0); /* lda == m: the 16-byte vector path */
+                X(l2_all)(gpu, cpu, c);
+            }
+}
+
+static void X(gbmv_sweep)(nla_context *gpu, nla_context *cpu)
+{
+    static const int64_t shapes[][2] = { { 1, 1 }, { 17, 17 }, { 129, 64 }, { 64, 129 },
+                                         { 1000, 1000 }, { 3000, 700 } };
+    /* band widths: diagonal, tridiagonal, lopsided, wide, wider than a
+       block of rows (kl + ku + 1 > 256) */
+    static const int64_t bands[][2] = { { 0, 0 }, { 1, 1 }, { 2, 5 }, { 16, 3 },
+                                        { 64, 64 }, { 300, 2 } };
+    size_t ns = quick() ? 4 : sizeof shapes / sizeof shapes[0];
+    size_t nb = quick() ? 4 : sizeof bands / sizeof bands[0];
+    for (size_t s = 0; s < ns; s++)
+        for (size_t b = 0; b < nb; b++)
+            for (int t = 0; t < 2; t++)
+                for (int pad = 0; pad < 2; pad++) {
+                    X(l2case) c;
+                    memset(&c, 0, sizeof c);
+                    c.r = 'b';
+                    c.trans = t;
+                    c.m = shapes[s][0];
+                    c.n = shapes[s][1];
+                    c.kl = bands[b][0];
+                    c.ku = bands[b][1];
+                    /* ldab == band: contiguous band, vector loads */
+                    c.ld = c.kl + c.ku + 1 + (pad ? 1 : 0);
+                    X(l2_all)(gpu, cpu, c);
+                }
+}
+
+static void X(spmv_sweep)(nla_context *gpu, nla_context *cpu)
+{
+    static const int64_t sizes[] = { 1, 2, 17, 64, 65, 129, 1000, 2049 };
+    size_t ns = quick() ? 5 : sizeof sizes / sizeof sizes[0];
+    for (size_t s = 0; s < ns; s++)
+        for (int u = 0; u < 2; u++) {
+            X(l2case) c;
+            memset(&c, 0, sizeof c);
+            c.r = 'p';
+            c.uplo = u ? 'U' : 'L';
+            c.m = c.n = sizes[s];
+            X(l2_all)(gpu, cpu, c);
+        }
+}
+
+/* ---------------------------------------------------------------- GEMM */
+
+typedef struct X(gemmcase) {
+    nla_layout layout;
+    nla_trans ta, tb;
+    int64_t m, n, k, batch;
+    int shared_a;           /* stride_a = 0 */
+    double alpha, beta;
+    int nan_c, dev;
+} X(gemmcase);
+
+static const char *X(gemmdesc)(const X(gemmcase) *c)
+{
+    static char buf[256];
+    snprintf(buf, sizeof buf,
+             "%sgemm%s %s %c%c m=%lld n=%lld k=%lld batch=%lld%s alpha=%g beta=%g%s",
+             PS(TP), c->dev ? " (device memory)" : " (host memory)",
+             c->layout == NLA_ROW_MAJOR ? "row" : "col", (char)c->ta, (char)c->tb,
+             (long long)c->m, (long long)c->n, (long long)c->k, (long long)c->batch,
+             c->shared_a ? " shared A" : "", c->alpha, c->beta, c->nan_c ? " (NaN C)" : "");
+    return buf;
+}
+
+static void X(gemm_case)(nla_context *gpu, nla_context *cpu, const X(gemmcase) *c)
+{
+    const int row = c->layout == NLA_ROW_MAJOR;
+    /* stored rows x columns in the column-major view */
+    int64_t ar = c->ta == NLA_NO_TRANS ? c->m : c->k, ac = c->ta == NLA_NO_TRANS ? c->k : c->m;
+    int64_t br = c->tb == NLA_NO_TRANS ? c->k : c->n, bc = c->tb == NLA_NO_TRANS ? c->n : c->k;
+    int64_t cr = c->m, cc = c->n, t;
+    int64_t lda, ldb, ldc, sa, sb, sc;
+    size_t na, nb, nc;
+    TT *a, *b, *cm, *cref, *aa, *ba, *cb;
+    const TT alpha = (TT)c->alpha, beta = c->nan_c ? 0 : (TT)c->beta;
+    const int rd = c->alpha != 0 && c->k > 0;
+
+    if (row) {
+        t = ar; ar = ac; ac = t;
+        t = br; br = bc; bc = t;
+        t = cr; cr = cc; cc = t;
+    }
+    lda = ar + 1;
+    ldb = br + 2;
+    ldc = cr + 1;
+    sa = c->shared_a || c->batch == 1 ? 0 : lda * ac + 5;
+    sb = c->batch == 1 ? 0 : ldb * bc + 3;
+    sc = c->batch == 1 ? 0 : ldc * cc + 7;
+    na = (size_t)(sa * (c->batch - 1) + lda * ac + 1);
+    nb = (size_t)(sb * (c->batch - 1) + ldb * bc + 1);
+    nc = (size_t)(sc * (c->batch - 1) + ldc * cc + 1);
+    a = malloc(na * sizeof(TT));
+    b = malloc(nb * sizeof(TT));
+    cm = malloc(nc * sizeof(TT));
+    cref = malloc(nc * sizeof(TT));
+    cr_assert(a && b && cm && cref);
+    T_FILL(a, na, 301);
+    T_FILL(b, nb, 302);
+    T_FILL(cm, nc, 303);
+    for (size_t i = 0; c->nan_c && i < nc; i++)
+        cm[i] = (TT)NAN;
+    /* C's padding rows and gaps: sentinels, to prove they stay */
+    for (int64_t q = 0; q < c->batch; q++)
+        for (int64_t j = 0; j < cc; j++)
+            for (int64_t i = cr; i < ldc; i++)
+                cm[q * sc + j * ldc + i] = (TT)SENTINEL;
+    memcpy(cref, cm, nc * sizeof(TT));
+    cr_assert_eq(NLA(gemm_strided_batched)(cpu, c->layout, c->ta, c->tb, c->m, c->n, c->k,
+                                           alpha, rd ? a : NULL, lda, sa, rd ? b : NULL, ldb,
+                                           sb, beta, cref, ldc, sc, c->batch),
+                 NLA_OK, "%s", nla_context_error(cpu));
+    aa = X(abs_copy)(a, na);
+    ba = X(abs_copy)(b, nb);
+    cb = X(abs_copy)(cm, nc);
+    cr_assert_eq(NLA(gemm_strided_batched)(cpu, c->layout, c->ta, c->tb, c->m, c->n, c->k,
+                                           (TT)fabs(c->alpha), rd ? aa : NULL, lda, sa,
+                                           rd ? ba : NULL, ldb, sb, (TT)fabs((double)beta),
+                                           cb, ldc, sc, c->batch),
+                 NLA_OK);
+    if (c->dev) {
+        void *da = rd ? dev_copy(gpu, a, na * sizeof(TT)) : NULL;
+        void *db = rd ? dev_copy(gpu, b, nb * sizeof(TT)) : NULL;
+        void *dc = dev_copy(gpu, cm, nc * sizeof(TT));
+        cr_assert_eq(NLA(gemm_strided_batched)(gpu, c->layout, c->ta, c->tb, c->m, c->n,
+                                               c->k, alpha, da, lda, sa, db, ldb, sb, beta,
+                                               dc, ldc, sc, c->batch),
+                     NLA_OK, "%s: %s", X(gemmdesc)(c), nla_context_error(gpu));
+        cr_assert_eq(nla_context_synchronize(gpu), NLA_OK, "%s", nla_context_error(gpu));
+        cr_assert_eq(nla_download(gpu, cm, dc, nc * sizeof(TT)), NLA_OK);
+        nla_free(gpu, da);
+        nla_free(gpu, db);
+        nla_free(gpu, dc);
+    } else if (c->batch == 1) {
+        cr_assert_eq(NLA(gemm)(gpu, c->layout, c->ta, c->tb, c->m, c->n, c->k, alpha,
+                               rd ? a : NULL, lda, rd ? b : NULL, ldb, beta, cm, ldc),
+                     NLA_OK, "%s: %s", X(gemmdesc)(c), nla_context_error(gpu));
+    } else {
+        cr_assert_eq(NLA(gemm_strided_batched)(gpu, c->layout, c->ta, c->tb, c->m, c->n,
+                                               c->k, alpha, rd ? a : NULL, lda, sa,
+                                               rd ? b : NULL, ldb, sb, beta, cm, ldc, sc,
+                                               c->batch),
+                     NLA_OK, "%s: %s", X(gemmdesc)(c), nla_context_error(gpu));
+    }
+    for (size_t i = 0; i < nc; i++) {
+        double tol = 4.0 * (double)(c->k + 2) * T_EPS * (double)cb[i];
+        if (cref[i] == (TT)SENTINEL)
+            cr_assert(cm[i] == (TT)SENTINEL, "%s: C slot %zu outside the matrices changed",
+                      X(gemmdesc)(c), i);
+        else if (!isnan((double)cref[i]))
+            cr_assert(fabs((double)cm[i] - (double)cref[i]) <= tol,
+                      "%s: C[%zu] = %.10g, CPU %.10g, |err| %.3g > %.3g", X(gemmdesc)(c), i,
+                      (double)cm[i], (double)cref[i], fabs((double)cm[i] - (double)cref[i]),
+                      tol);
+    }
+    free(a);
+    free(b);
+    free(cm);
+    free(cref);
+    free(aa);
+    free(ba);
+    free(cb);
+}
+
+static void X(gemm_shapes)(nla_context *gpu, nla_context *cpu, int batched)
+{
+    static const int64_t shapes[][3] = { { 1, 1, 1 }, { 17, 13, 5 }, { 64, 64, 64 },
+                                         { 129, 65, 33 }, { 7, 300, 1 }, { 300, 200, 500 },
+                                         { 33, 17, 0 } };
+    static const nla_trans tr[] = { NLA_NO_TRANS, NLA_TRANS };
+    size_t ns = quick() ? 4 : sizeof shapes / sizeof shapes[0];
+    for (size_t s = 0; s < ns; s++)
+        for (int ta = 0; ta < 2; ta++)
+            for (int tb = 0; tb < 2; tb++)
+                for (size_t ab = 0; ab < N_AB; ab++)
+                    for (int dev = 0; dev < 2; dev++) {
+                        X(gemmcase) c;
+                        if (quick() && (ab + (size_t)ta + (size_t)tb) % 2)
+                            continue;
+                        memset(&c, 0, sizeof c);
+                        c.layout = (ab + s) % 2 ? NLA_ROW_MAJOR : NLA_COL_MAJOR;
+                        c.ta = tr[ta];
+                        c.tb = tr[tb];
+                        c.m = shapes[s][0];
+                        c.n = shapes[s][1];
+                        c.k = shapes[s][2];
+                        c.batch = batched ? 3 : 1;
+                        c.shared_a = batched && ab % 2;
+                        c.alpha = ab_pairs[ab][0];
+                        c.beta = ab_pairs[ab][1];
+                        c.nan_c = c.beta < -1.5;
+                        c.dev = dev;
+                        X(gemm_case)(gpu, cpu, &c);
+                    }
+}
+
+static void X(gemm_sweep)(nla_context *gpu, nla_context *cpu)
+{
+    X(gemm_shapes)(gpu, cpu, 0);
+}
+
+static void X(gemm_batched_sweep)(nla_context *gpu, nla_context *cpu)
+{
+    X(gemm_shapes)(gpu, cpu, 1);
+}
+
+/* ----------------------------------------------------------------- FFT */
+
+typedef struct X(fftcase) {
+    nla_fft_kind kind;
+    nla_fft_direction dir;
+    int64_t n, howmany;
+    int layout;             /* 0 packed, 1 strided, 2 in place */
+    int dev;
+} X(fftcase);
+
+static void X(fft_case)(nla_context *gpu, nla_context *cpu, const X(fftcase) *c)
+{
+    const nla_precision prec = sizeof(TT) == sizeof(double) ? NLA_DOUBLE : NLA_FLOAT;
+    const int64_t half = c->n / 2 + 1;
+    const int64_t lin = c->kind == NLA_FFT_C2R ? half : c->n;
+    const int64_t lout = c->kind == NLA_FFT_R2C ? half : c->n;
+    const int cin = c->kind == NLA_FFT_R2C ? 1 : 2, cout = c->kind == NLA_FFT_C2R ? 1 : 2;
+    nla_fft_desc d;
+    nla_fft_plan *pg = NULL, *pc = NULL;
+    size_t nin, nout, nbuf;
+    TT *in, *out, *ref;
+    double err = 0, mag = 0;
+    char what[160];
+
+    memset(&d, 0, sizeof d);
+    d.kind = c->kind;
+    d.precision = prec;
+    d.direction = c->dir;
+    d.n = c->n;
+    d.howmany = c->howmany;
+    if (c->layout == 1) {
+        d.istride = 2;
+        d.idist = 2 * lin + 1;
+        d.ostride = 3;
+        d.odist = 3 * lout + 2;
+    } else if (c->layout == 2 && c->kind != NLA_FFT_C2C) {
+        /* FFTW's padded in-place rows: 2*(n/2+1) reals */
+        d.istride = d.ostride = 1;
+        d.idist = c->kind == NLA_FFT_R2C ? 2 * half : half;
+        d.odist = c->kind == NLA_FFT_R2C ? half : 2 * half;
+    }
+    snprintf(what, sizeof what, "%sfft %s dir=%d n=%lld howmany=%lld layout=%d%s", PS(TP),
+             c->kind == NLA_FFT_C2C ? "c2c" : c->kind == NLA_FFT_R2C ? "r2c" : "c2r",
+             (int)c->dir, (long long)c->n, (long long)c->howmany, c->layout,
+             c->dev ? " (device memory)" : " (host memory)");
+    cr_assert_eq(nla_fft_plan_create(gpu, &d, &pg), NLA_OK, "%s: %s", what,
+                 nla_context_error(gpu));
+    cr_assert_eq(nla_fft_plan_create(cpu, &d, &pc), NLA_OK, "%s", nla_context_error(cpu));
+    {
+        int64_t is = d.istride ? d.istride : 1, os = d.ostride ? d.ostride : 1;
+        int64_t id = d.idist ? d.idist : lin * is, od = d.odist ? d.odist : lout * os;
+        nin = (size_t)((c->howmany - 1) * id + (lin - 1) * is + 1) * (size_t)cin;
+        nout = (size_t)((c->howmany - 1) * od + (lout - 1) * os + 1) * (size_t)cout;
+    }
+    nbuf = nin > nout ? nin : nout;
+    in = malloc(nbuf * sizeof(TT));
+    out = malloc(nbuf * sizeof(TT));
+    ref = malloc(nbuf * sizeof(TT));
+    cr_assert(in && out && ref);
+    T_FILL(in, nbuf, 400 + (uint64_t)c->n);
+    for (size_t i = 0; i < nbuf; i++)
+        out[i] = ref[i] = (TT)SENTINEL;
+    if (c->layout == 2) {
+        memcpy(ref, in, nbuf * sizeof(TT));
+        memcpy(out, in, nbuf * sizeof(TT));
+        cr_assert_eq(nla_fft_execute(pc, ref, ref), NLA_OK, "%s", nla_last_error());
+    } else {
+        cr_assert_eq(nla_fft_execute(pc, in, ref), NLA_OK, "%s", nla_last_error());
+    }
+    if (c->dev) {
+        void *din = dev_copy(gpu, c->layout == 2 ? out : in, nbuf * sizeof(TT));
+        void *dout = c->layout == 2 ? din : dev_copy(gpu, out, nbuf * sizeof(TT));
+        cr_assert_eq(nla_fft_execute(pg, din, dout), NLA_OK, "%s: %s", what, nla_last_error());
+        cr_assert_eq(nla_context_synchronize(gpu), NLA_OK);
+        cr_assert_eq(nla_download(gpu, out, dout, nbuf * sizeof(TT)), NLA_OK);
+        nla_free(gpu, din);
+        if (dout != din)
+            nla_free(gpu, dout);
+    } else {
+        cr_assert_eq(nla_fft_execute(pg, c->layout == 2 ? out : in, out), NLA_OK, "%s: %s",
+                     what, nla_last_error());
+    }
+    /* relative L2 over the outputs; slots that are no output keep their
+       value (out of place: the sentinel) */
+    for (int64_t q = 0; q < c->howmany; q++)
+        for (int64_t j = 0; j < lout; j++)
+            for (int p = 0; p < cout; p++) {
+                int64_t os = d.ostride ? d.ostride : 1, od = d.odist ? d.odist : lout * os;
+                size_t i = (size_t)((q * od + j * os) * cout + p);
+                double e = (double)out[i] - (double)ref[i];
+                err += e * e;
+                mag += (double)ref[i] * (double)ref[i];
+                out[i] = ref[i] = (TT)SENTINEL;
+            }
+    cr_assert(sqrt(err) <= 16.0 * T_EPS * (log2((double)c->n) + 1) * sqrt(mag) + 1e-300,
+              "%s: relative L2 error %.3g", what, sqrt(err / (mag > 0 ? mag : 1)));
+    if (c->layout != 2)
+        for (size_t i = 0; i < nbuf; i++)
+            cr_assert(out[i] == (TT)SENTINEL, "%s: slot %zu outside the outputs changed",
+                      what, i);
+    nla_fft_plan_destroy(pg);
+    nla_fft_plan_destroy(pc);
+    free(in);
+    free(out);
+    free(ref);
+}
+
+static void X(fft_sweep)(nla_context *gpu, nla_context *cpu)
+{
+    /* powers of two (the fast path), and other lengths (Bluestein) */
+    static const int64_t ns[] = { 1, 2, 8, 64, 1024, 4096, 65536, 12, 100, 1009 };
+    static const int64_t hm[] = { 1, 3 };
+    size_t nn = quick() ? 6 : sizeof ns / sizeof ns[0];
+    for (size_t i = 0; i < nn; i++)
+        for (size_t h = 0; h < 2; h++)
+            for (int kind = 0; kind < 4; kind++)
+                for (int layout = 0; layout < 3; layout++)
+                    for (int dev = 0; dev < 2; dev++) {
+                        X(fftcase) c;
+                        if (quick() && (layout + dev + (int)h) % 2)
+                            continue;
+                        c.kind = kind < 2 ? NLA_FFT_C2C : kind == 2 ? NLA_FFT_R2C : NLA_FFT_C2R;
+                        c.dir = kind == 1 || kind == 3 ? NLA_FFT_BACKWARD : NLA_FFT_FORWARD;
+                        c.n = ns[i];
+                        c.howmany = hm[h];
+                        c.layout = layout;
+                        c.dev = dev;
+                        X(fft_case)(gpu, cpu, &c);
+                    }
+}
+
+#undef X__
+#undef X_
+#undef X
+#undef PS_
+#undef PS
+#undef NLA__
+#undef NLA_
+#undef NLA
+
+#endif

@@ -58,8 +58,10 @@ echo "== make check"
 status=0
 make -j"$jobs" check || status=$?
 # One closing line for the whole suite, from the Criterion summaries.
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 for log in tests/*.log; do
+    # skipped tests (test_cuda.c: "SKIP: suite::test: reason")
+    skipped=$((skipped + $(grep -ac '^SKIP: [^ ]*::' "$log" || true)))
     line=$(grep -a 'Synthesis:' "$log" | tail -n 1) || continue
     p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")
     f=$(sed -n 's/.*Failing: \([0-9]*\).*Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
@@ -71,5 +73,5 @@ if [ "$status" -ne 0 ]; then
     cat test-suite.log 2>/dev/null || true
     [ "$failed" -eq 0 ] && failed=1
 fi
-echo "criterion: $passed passed, $failed failed"
+echo "criterion: $passed passed, $failed failed, $skipped skipped"
 exit "$status"

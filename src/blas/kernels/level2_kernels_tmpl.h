@@ -281,6 +281,44 @@ static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT
         L(gemv_nc)(1, m, a + j * lda, lda, x + j, y);
 }
 
+/* Four dots of length len in one pass, d[q] = a[q*lda ..] . x[q*xs ..]
+   (xs = 0 for gemv; the columns of a band shift x by xs = 1), each summed
+   exactly as L(dot) does:
+   the same bits as four calls, less time in the horizontal sums, which
+   dominate short dots. */
+INLINE void L(dot4)(int64_t len, const LT_T *a, int64_t lda, const LT_T *x, const int xs,
+                    LT_T *d)
+{
+    VEC s0[4], s1[4];
+    int64_t i = 0;
+
+    UNROLL
+    for (int q = 0; q < 4; q++)
+        s0[q] = s1[q] = SPLAT(0);
+    for (; i + 2 * LT_VL <= len; i += 2 * LT_VL) {
+        UNROLL
+        for (int q = 0; q < 4; q++) {
+            s0[q] += LOADU(a + q * lda + i) * LOADU(x + q * xs + i);
+            s1[q] += LOADU(a + q * lda + i + LT_VL) * LOADU(x + q * xs + i + LT_VL);
+        }
+    }
+    if (i + LT_VL <= len) {
+        UNROLL
+        for (int q = 0; q < 4; q++)
+            s0[q] += LOADU(a + q * lda + i) * LOADU(x + q * xs + i);
+        i += LT_VL;
+    }
+    if (i < len) {
+        UNROLL
+        for (int q = 0; q < 4; q++)
+            s1[q] += L(loadn)(a + q * lda + i, len - i) * L(loadn)(x + q * xs + i, len - i);
+    }
+    UNROLL
+    for (int q = 0; q < 4; q++)
+        s0[q] += s1[q];
+    L(hsum4)(s0, d);
+}
+
 /* Four columns' dots in one pass over x, each in the order of L(dot). */
 static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
                       LT_T alpha, LT_T beta, LT_T *y)
@@ -288,43 +326,11 @@ static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT
     int64_t j = 0;
 
     for (; j + 4 <= n; j += 4) {
-        const LT_T *c0 = a + j * lda, *c1 = c0 + lda, *c2 = c1 + lda, *c3 = c2 + lda;
-        VEC s0[4], s1[4];
-        int64_t i = 0;
-
+        LT_T d[4];
+        L(dot4)(m, a + j * lda, lda, x, 0, d);
         UNROLL
         for (int u = 0; u < 4; u++)
-            s0[u] = s1[u] = SPLAT(0);
-        for (; i + 2 * LT_VL <= m; i += 2 * LT_VL) {
-            VEC x0 = LOADU(x + i), x1 = LOADU(x + i + LT_VL);
-            s0[0] += LOADU(c0 + i) * x0;
-            s0[1] += LOADU(c1 + i) * x0;
-            s0[2] += LOADU(c2 + i) * x0;
-            s0[3] += LOADU(c3 + i) * x0;
-            s1[0] += LOADU(c0 + i + LT_VL) * x1;
-            s1[1] += LOADU(c1 + i + LT_VL) * x1;
-            s1[2] += LOADU(c2 + i + LT_VL) * x1;
-            s1[3] += LOADU(c3 + i + LT_VL) * x1;
-        }
-        if (i + LT_VL <= m) {
-            VEC x0 = LOADU(x + i);
-            s0[0] += LOADU(c0 + i) * x0;
-            s0[1] += LOADU(c1 + i) * x0;
-            s0[2] += LOADU(c2 + i) * x0;
-            s0[3] += LOADU(c3 + i) * x0;
-            i += LT_VL;
-        }
-        if (i < m) {
-            int64_t k = m - i;
-            VEC x0 = L(loadn)(x + i, k);
-            s1[0] += L(loadn)(c0 + i, k) * x0;
-            s1[1] += L(loadn)(c1 + i, k) * x0;
-            s1[2] += L(loadn)(c2 + i, k) * x0;
-            s1[3] += L(loadn)(c3 + i, k) * x0;
-        }
-        UNROLL
-        for (int u = 0; u < 4; u++)
-            y[j + u] = L(blend)(alpha, L(hsum)(s0[u] + s1[u]), beta, y + j + u);
+            y[j + u] = L(blend)(alpha, d[u], beta, y + j + u);
     }
     for (; j < n; j++)
         y[j] = L(blend)(alpha, L(dot)(m, a + j * lda, x), beta, y + j);
@@ -884,42 +890,6 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
         L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
-/* Four dots of length len in one pass, d[q] = a[q*lda ..] . x[q ..] (the
-   columns of a band shift x by one), each summed exactly as L(dot) does:
-   the same bits as four calls, less time in the horizontal sums, which
-   dominate short dots. */
-INLINE void L(dot4)(int64_t len, const LT_T *a, int64_t lda, const LT_T *x, LT_T *d)
-{
-    VEC s0[4], s1[4];
-    int64_t i = 0;
-
-    UNROLL
-    for (int q = 0; q < 4; q++)
-        s0[q] = s1[q] = SPLAT(0);
-    for (; i + 2 * LT_VL <= len; i += 2 * LT_VL) {
-        UNROLL
-        for (int q = 0; q < 4; q++) {
-            s0[q] += LOADU(a + q * lda + i) * LOADU(x + q + i);
-            s1[q] += LOADU(a + q * lda + i + LT_VL) * LOADU(x + q + i + LT_VL);
-        }
-    }
-    if (i + LT_VL <= len) {
-        UNROLL
-        for (int q = 0; q < 4; q++)
-            s0[q] += LOADU(a + q * lda + i) * LOADU(x + q + i);
-        i += LT_VL;
-    }
-    if (i < len) {
-        UNROLL
-        for (int q = 0; q < 4; q++)
-            s1[q] += L(loadn)(a + q * lda + i, len - i) * L(loadn)(x + q + i, len - i);
-    }
-    UNROLL
-    for (int q = 0; q < 4; q++)
-        s0[q] += s1[q];
-    L(hsum4)(s0, d);
-}
-
 /* Elements [lo, hi) of y = beta*y + alpha*A'*x: one dot per stored column
    (diagonals unrolled for narrow bands). */
 static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
@@ -938,7 +908,7 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
             if (j >= a && j + 4 <= b) { /* four whole columns */
                 LT_T d[4];
                 L(prefetch_cols)(ab, ldab, w, n, j + ahead, 4);
-                L(dot4)(w, ab + j * ldab, ldab, x + j - ku, d);
+                L(dot4)(w, ab + j * ldab, ldab, x + j - ku, 1, d);
                 for (int q = 0; q < 4; q++)
                     y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
                 j += 3;

@@ -405,6 +405,27 @@ static void X(gbmv_sweep)(void)
                                 c.beta = c.nan_y ? 0 : betas[ib];
                                 X(gbmv_case)(ctx, &c);
                             }
+    /* whole columns between the edges, bands of 9 and more (Trans, AVX2
+       and AVX-512: transposed blocks, the remainder entry by entry or as
+       one more block, and the aligned vector form), unpadded (m+n even)
+       and padded */
+    {
+        static const int64_t dims[][2] = { { 300, 300 }, { 300, 257 }, { 257, 300 } };
+        static const int64_t bands[][2] = { { 16, 16 }, { 20, 13 }, { 40, 40 }, { 3, 60 },
+                                            { 4, 4 },   { 6, 7 },   { 8, 8 },   { 10, 12 } };
+        for (size_t d = 0; d < 3; d++)
+            for (size_t b = 0; b < 8; b++)
+                for (c.trans = 0; c.trans < 2; c.trans++) {
+                    c.m = dims[d][0];
+                    c.n = dims[d][1];
+                    c.kl = bands[b][0];
+                    c.ku = bands[b][1];
+                    c.alpha = 0.7;
+                    c.beta = b % 2 ? 0.7 : 0;
+                    c.nan_y = b == 0;
+                    X(gbmv_case)(ctx, &c);
+                }
+    }
     /* the largest size, fewer shapes */
     c.m = c.n = 129;
     for (int wl = 0; wl < NWIDTHS; wl++)
@@ -646,13 +667,14 @@ static void X(gemv_threads)(void)
 
 static void X(gbmv_threads)(void)
 {
-    /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), a wide band
+    /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), wide bands
        (ku odd, so that the four-column groups of Trans fall differently
-       in the 1- and 2-thread blocks) */
+       in the 1- and 2-thread blocks), padded (m+n odd) and not */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
-                                         { 3001, 3500, 70, 41 } };
+                                         { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
+                                         { 5000, 4002, 8, 8 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 5; s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {
             c.m = shapes[s][0];
             c.n = shapes[s][1];

@@ -16,17 +16,24 @@
  *   gemv_n  eight columns per pass over y (y traffic 1/8 of A's);
  *   gemv_t  four dot products per pass over x;
  *   gbmv    by the band's width w = kl+ku+1:
- *           w <= NLA_L2_DIAG_MAX (Trans: 12): diagonal-wise, by rows
- *             (columns for Trans) with the diagonals unrolled, since
- *             columns this short do not vectorise as they are stored; on
- *             AVX-512 with unpadded storage (ldab == w), a vector of rows
- *             (columns) at a time, the diagonals regrouped in registers;
+ *           w <= NLA_L2_DIAG_MAX (portable Trans: 12): diagonal-wise,
+ *             by rows (columns for Trans) with the diagonals unrolled,
+ *             since columns this short do not vectorise as they are
+ *             stored; on AVX-512 with unpadded storage (ldab == w), a
+ *             vector of rows (columns) at a time, the diagonals regrouped
+ *             in registers;
  *           NoTrans, while (w+VL)*w entries fit in L1: a vector of rows
  *             at a time, summing the column segments that cross it in
  *             registers;
  *           NoTrans, wider: by columns (axpy form), four per pass over a
  *             window of y that stays in L1;
- *           Trans, wider: one dot per stored column;
+ *           Trans, wider, AVX2 and AVX-512: columns under L2_T_AL_BYTES
+ *             (256) VL at a time, a vector of each transposed in
+ *             registers into a vector of y (no horizontal sums); longer
+ *             ones one dot each, four at a time, on the vectors that are
+ *             aligned in memory (masked at the column's ends), since split
+ *             loads slow a read stream; columns near the edges of A, and
+ *             the portable kernel's, one dot each;
  *           the wide forms prefetch the band in address order, since its
  *           columns are runs too short for the hardware prefetchers;
  *   spmv    eight columns at a time (four on AVX2: 16 registers), each
@@ -890,8 +897,291 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
         L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
-/* Elements [lo, hi) of y = beta*y + alpha*A'*x: one dot per stored column
-   (diagonals unrolled for narrow bands). */
+#if NLA_VBYTES >= 32
+/* acc + a*b on lanes [t0, t1) (0 <= t0 < t1 <= VL), acc on the others;
+   a and b are registers, so their masked-off lanes may hold anything. */
+INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    return (VEC)_mm512_mask3_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc, m);
+#elif NLA_VBYTES == 64
+    __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    return (VEC)_mm512_mask3_fmadd_ps((__m512)a, (__m512)b, (__m512)acc, m);
+#elif LT_DOUBLE
+    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
+    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
+                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+    return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)(acc + a * b),
+                                 _mm256_castsi256_pd(m));
+#else
+    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
+                                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+    return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)(acc + a * b), _mm256_castsi256_ps(m));
+#endif
+}
+
+/*
+ * Trans, bands of at least L2_T_AL_BYTES per column, on aligned vectors.
+ * Each stored column's dot with its window of x is taken over the vectors
+ * of the storage that are aligned in memory, the first and the last
+ * masked to the column, so that no load of the stream splits a cache line;
+ * x, read from L1, is loaded where it falls.  On Zen 5 (one core, 1 GiB
+ * read once) a sum of aligned vectors reads 39 GB/s and one of misaligned
+ * vectors 35; a dot product with x misaligned 39, with the stream
+ * misaligned 33.  Shorter columns stay with L(dot4): their masked ends
+ * cost more than the splits (measured crossover: 200 to 260 bytes a column
+ * in both precisions).
+ */
+#ifndef L2_T_AL_BYTES
+#define L2_T_AL_BYTES 256
+#endif
+#define L2_AL(p) (*(const VEC *)(const void *)(p))
+
+/* out[q] = the sum vector of column q < C (1 or 4): nv[q] aligned vectors
+   from a[q], lanes [o[q], o[q]+w) of them, against x from xp[q].  Vector 0
+   (masked) goes into the first of two sums, the full vectors alternately
+   into the second and the first, the last (masked) where its turn falls:
+   each sum gets its terms in the same order whatever C. */
+INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
+                      const int64_t *o, const int64_t *nv, int64_t w, VEC *out)
+{
+    VEC s0[4], s1[4];
+    int64_t vmid = nv[0] - 1, v = 1;
+
+    UNROLL
+    for (int q = 0; q < C; q++) {
+        s0[q] = L(fma_vv_lanes)(SPLAT(0), L2_AL(a[q]), LOADU(xp[q]), o[q],
+                                MIN(LT_VL, o[q] + w));
+        s1[q] = SPLAT(0);
+        vmid = MIN(vmid, nv[q] - 1);
+    }
+    /* the full vectors [1, vmid) that all C columns have; v stays odd */
+    for (; v + 2 <= vmid; v += 2) {
+        UNROLL
+        for (int q = 0; q < C; q++) {
+            s1[q] += L2_AL(a[q] + v * LT_VL) * LOADU(xp[q] + v * LT_VL);
+            s0[q] += L2_AL(a[q] + (v + 1) * LT_VL) * LOADU(xp[q] + (v + 1) * LT_VL);
+        }
+    }
+    UNROLL
+    for (int q = 0; q < C; q++) {
+        int64_t u = v;
+        for (; u + 1 < nv[q]; u++) {
+            VEC p = L2_AL(a[q] + u * LT_VL) * LOADU(xp[q] + u * LT_VL);
+            if (u & 1)
+                s1[q] += p;
+            else
+                s0[q] += p;
+        }
+        if (nv[q] > 1) {
+            /* (two plain branches: a pointer to the sum would keep both
+               sums in memory) */
+            VEC pa = L2_AL(a[q] + u * LT_VL), px = LOADU(xp[q] + u * LT_VL);
+            int64_t e = o[q] + w - u * LT_VL;
+            if (u & 1)
+                s1[q] = L(fma_vv_lanes)(s1[q], pa, px, 0, e);
+            else
+                s0[q] = L(fma_vv_lanes)(s0[q], pa, px, 0, e);
+        }
+        out[q] = s0[q] + s1[q];
+    }
+}
+
+/* Columns [lo, hi) of y = beta*y + alpha*A'*x, wide band, four at a time.
+   A column whose aligned vectors would reach outside the storage, or its
+   x outside x, or that is not whole (near the edges of A), is summed from
+   its own entries instead.  Which way a column goes depends on its index
+   alone, and four columns give the bits of one: any split gives the same
+   y. */
+static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                         int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                         int64_t lo, int64_t hi)
+{
+    const int64_t w = kl + ku + 1, ahead = L(pf_ahead)(w);
+    const LT_T *end = ab + (n - 1) * ldab + w, *xend = x + m;
+
+    for (int64_t j = lo; j < hi; j += 4) {
+        int64_t cnt = MIN(4, hi - j), o[4], nv[4];
+        const LT_T *a[4], *xp[4];
+        VEC s[4];
+        LT_T d[4];
+        int fast[4], nf = 0;
+
+        L(prefetch_cols)(ab, ldab, w, n, j + ahead, 4);
+        for (int q = 0; q < 4; q++) {
+            int64_t jc = j + q;
+            const LT_T *p = ab + jc * ldab;
+            o[q] = (int64_t)(((uintptr_t)p / sizeof(LT_T)) % LT_VL);
+            a[q] = p - o[q];
+            xp[q] = x + jc - ku - o[q];
+            nv[q] = (o[q] + w + LT_VL - 1) / LT_VL;
+            fast[q] = q < cnt && jc >= ku && jc + kl < m && a[q] >= ab &&
+                      a[q] + nv[q] * LT_VL <= end && xp[q] >= x && xp[q] + nv[q] * LT_VL <= xend;
+            nf += fast[q];
+        }
+        if (nf == 4) {
+            L(dot_al)(4, a, xp, o, nv, w, s);
+        } else {
+            for (int q = 0; q < 4; q++) {
+                int64_t jc = j + q;
+                if (fast[q]) {
+                    L(dot_al)(1, a + q, xp + q, o + q, nv + q, w, s + q);
+                } else if (q < cnt) {
+                    /* rows [i0, i1] of column jc */
+                    int64_t i0 = MAX(0, jc - ku), i1 = MIN(m - 1, jc + kl), i = i0;
+                    const LT_T *col = ab + ku + jc * (ldab - 1);
+                    s[q] = SPLAT(0);
+                    for (; i + LT_VL <= i1 + 1; i += LT_VL)
+                        s[q] += LOADU(col + i) * LOADU(x + i);
+                    if (i <= i1)
+                        s[q] += L(loadn)(col + i, i1 + 1 - i) * L(loadn)(x + i, i1 + 1 - i);
+                } else {
+                    s[q] = SPLAT(0);
+                }
+            }
+        }
+        L(hsum4)(s, d);
+        for (int q = 0; q < cnt; q++)
+            y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
+    }
+}
+#undef L2_AL
+#endif
+
+#if NLA_VBYTES >= 32
+/* u[r][t] = u[t][r] (VL x VL): log2(VL) stages of two-source shuffles,
+   each swapping the off-diagonal blocks of size h */
+#define L2_UNPAREN(...) __VA_ARGS__
+#define L2_TSTAGE(h, LO, HI)                                                   \
+    UNROLL                                                                     \
+    for (int i_ = 0; i_ < LT_VL; i_++)                                         \
+        if (!(i_ & (h))) {                                                     \
+            VEC a_ = u[i_], b_ = u[i_ + (h)];                                  \
+            u[i_] = __builtin_shufflevector(a_, b_, L2_UNPAREN LO);            \
+            u[i_ + (h)] = __builtin_shufflevector(a_, b_, L2_UNPAREN HI);      \
+        }
+INLINE void L(transpose)(VEC *u)
+{
+#if LT_VL == 4
+    L2_TSTAGE(2, (0, 1, 4, 5), (2, 3, 6, 7));
+    L2_TSTAGE(1, (0, 4, 2, 6), (1, 5, 3, 7));
+#elif LT_VL == 8
+    L2_TSTAGE(4, (0, 1, 2, 3, 8, 9, 10, 11), (4, 5, 6, 7, 12, 13, 14, 15));
+    L2_TSTAGE(2, (0, 1, 8, 9, 4, 5, 12, 13), (2, 3, 10, 11, 6, 7, 14, 15));
+    L2_TSTAGE(1, (0, 8, 2, 10, 4, 12, 6, 14), (1, 9, 3, 11, 5, 13, 7, 15));
+#else
+    L2_TSTAGE(8, (0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+              (8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31));
+    L2_TSTAGE(4, (0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27),
+              (4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31));
+    L2_TSTAGE(2, (0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29),
+              (2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31));
+    L2_TSTAGE(1, (0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30),
+              (1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31));
+#endif
+}
+#undef L2_TSTAGE
+#undef L2_UNPAREN
+
+/*
+ * Trans, short columns (9 entries up to L2_T_AL_BYTES): VL columns at a
+ * time.  VL entries of each column are loaded as one vector (wherever the
+ * column lies: any ldab) and the VL vectors transposed in registers, so
+ * that vector r holds entry r of the VL columns; it sums against x shifted
+ * by r into a vector of y, with no horizontal sums and no per-column work.
+ * Entries alternate between two sums.  The rows [0, wv) go by transposed
+ * blocks; a remainder of at most L2_TR_TAIL entries (wv = w rounded down
+ * to VL) is summed entry by entry, a longer one as a last block that loads
+ * up to VL-1 entries past the column (L(tr_rows)).  On Zen 5 against the
+ * four-column dots: 1.6x (double, 9 entries) to 1.2x (float, 33 entries).
+ */
+#ifndef L2_TR_TAIL
+#define L2_TR_TAIL 5
+#endif
+INLINE int64_t L(tr_rows)(int64_t w)
+{
+    return w % LT_VL <= L2_TR_TAIL ? w / LT_VL * LT_VL : w;
+}
+
+/* columns [v0, v1) (multiples of VL), whole in A, each with VL entries
+   from row L(tr_rows)(w) rounded down to VL inside the storage */
+INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
+                         const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
+                         int64_t v1)
+{
+    const int64_t ahead = L(pf_ahead)(w), wv = L(tr_rows)(w);
+
+    for (int64_t j = v0; j < v1; j += LT_VL) {
+        VEC s0 = SPLAT(0), s1 = SPLAT(0), r;
+        LT_T rest[LT_VL];
+
+        L(prefetch_cols)(ab, ldab, w, n, j + ahead, LT_VL);
+        for (int64_t rb = 0; rb < wv; rb += LT_VL) {
+            const LT_T *xp = x + j - ku + rb;
+            VEC u[LT_VL];
+            UNROLL
+            for (int t = 0; t < LT_VL; t++)
+                u[t] = LOADU(ab + (j + t) * ldab + rb);
+            L(transpose)(u);
+            UNROLL
+            for (int q = 0; q < LT_VL; q += 2) {
+                if (rb + q < w)
+                    s0 += u[q] * LOADU(xp + q);
+                if (rb + q + 1 < w)
+                    s1 += u[q + 1] * LOADU(xp + q + 1);
+            }
+        }
+        for (int t = 0; t < LT_VL; t++) {
+            const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
+            LT_T e = 0;
+            for (int64_t q = wv; q < w; q++)
+                e += p[q] * xp[q];
+            rest[t] = e;
+        }
+        r = SPLAT(alpha) * (s0 + s1 + LOADU(rest));
+        if (beta != 0)
+            r += SPLAT(beta) * LOADU(y + j);
+        STOREU(y + j, r);
+    }
+}
+#endif
+
+/* columns [lo, hi) of y = beta*y + alpha*A'*x, one dot each, four at a
+   time where whole */
+static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    int64_t w = kl + ku + 1, ahead = L(pf_ahead)(w);
+    /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
+    int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
+
+    for (int64_t j = lo; j < hi; j++) {
+        int64_t i0, i1;
+        LT_T s;
+        if (j >= a && j + 4 <= b) { /* four whole columns */
+            LT_T d[4];
+            L(prefetch_cols)(ab, ldab, w, n, j + ahead, 4);
+            L(dot4)(w, ab + j * ldab, ldab, x + j - ku, 1, d);
+            for (int q = 0; q < 4; q++)
+                y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
+            j += 3;
+            continue;
+        }
+        L(prefetch_cols)(ab, ldab, w, n, j + ahead, 1);
+        i0 = MAX(0, j - ku);
+        i1 = MIN(m - 1, j + kl);
+        s = i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab, x + i0) : 0;
+        y[j] = L(blend)(alpha, s, beta, y + j);
+    }
+}
+
+/* Elements [lo, hi) of y = beta*y + alpha*A'*x.  AVX2 and AVX-512: long
+   columns on aligned vectors, short ones (9 entries up) transposed in
+   blocks of VL where whole, one dot each elsewhere; the portable kernel:
+   dots, the diagonals unrolled up to L2_T_DIAG_MAX entries. */
 static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                       int64_t lo, int64_t hi)
@@ -900,26 +1190,28 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
 
-    if (w > L2_T_DIAG_MAX) {
-        int64_t ahead = L(pf_ahead)(w);
-        for (int64_t j = lo; j < hi; j++) {
-            int64_t i0, i1;
-            LT_T s;
-            if (j >= a && j + 4 <= b) { /* four whole columns */
-                LT_T d[4];
-                L(prefetch_cols)(ab, ldab, w, n, j + ahead, 4);
-                L(dot4)(w, ab + j * ldab, ldab, x + j - ku, 1, d);
-                for (int q = 0; q < 4; q++)
-                    y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
-                j += 3;
-                continue;
-            }
-            L(prefetch_cols)(ab, ldab, w, n, j + ahead, 1);
-            i0 = MAX(0, j - ku);
-            i1 = MIN(m - 1, j + kl);
-            s = i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab, x + i0) : 0;
-            y[j] = L(blend)(alpha, s, beta, y + j);
+#if NLA_VBYTES >= 32
+    if (w * (int64_t)sizeof(LT_T) >= L2_T_AL_BYTES) {
+        L(gbmv_t_al)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        return;
+    }
+    if (w > NLA_L2_DIAG_MAX) {
+        /* the groups whose loads stay inside the storage: columns [0, cl)
+           may load up to row L(tr_rows)(w) rounded up to VL */
+        int64_t top = (n - 1) * ldab + w - (L(tr_rows)(w) + LT_VL - 1) / LT_VL * LT_VL;
+        int64_t cl = top >= 0 ? top / ldab + 1 : 0, v0, v1;
+        L(vec_groups)(a, MIN(b, cl), &v0, &v1);
+        if (v0 < v1) {
+            L(gbmv_t_dots)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+            L(gbmv_t_tr)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+            lo = v1;
         }
+        L(gbmv_t_dots)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        return;
+    }
+#endif
+    if (w > L2_T_DIAG_MAX) {
+        L(gbmv_t_dots)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
         return;
     }
     L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);

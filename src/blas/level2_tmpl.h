@@ -293,18 +293,29 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
         else
             KF(K, P, spmv_l)(n, ap, xs, acc, c0, c1);
 #pragma omp barrier
-        /* sum the accumulators in thread order, over this thread's rows */
+        /* sum the accumulators in thread order, over this thread's rows,
+           into thread 0's (row i is read and written by this thread only):
+           s = 0, then + each accumulator whose columns touch row i */
         LL(P, block)(n, tid, team, &lo, &hi);
-        for (int64_t i = lo; i < hi; i++) {
-            T s = 0;
-            for (int t = 0; t < team; t++) {
-                int64_t t0 = LL(P, spmv_split)(upper, n, t, team);
-                int64_t t1 = LL(P, spmv_split)(upper, n, t + 1, team);
-                if (t0 < t1 && (upper ? i < t1 : i >= t0))
-                    s += work[(size_t)n * t + i];
+        for (int t = 0; t < team; t++) {
+            int64_t t0 = LL(P, spmv_split)(upper, n, t, team);
+            int64_t t1 = LL(P, spmv_split)(upper, n, t + 1, team);
+            /* rows [r0, r1) of [lo, hi) that thread t's columns touch */
+            int64_t r0 = upper ? lo : (t0 > lo ? t0 : lo);
+            int64_t r1 = upper ? (t1 < hi ? t1 : hi) : hi;
+            const T *a = work + (size_t)n * t;
+            if (t0 >= t1)
+                r1 = r0;
+            if (t == 0) {
+                for (int64_t i = lo; i < hi; i++)
+                    work[i] = i >= r0 && i < r1 ? (T)0 + a[i] : (T)0;
+            } else {
+                for (int64_t i = r0; i < r1; i++)
+                    work[i] += a[i];
             }
-            work[i] = alpha * s; /* row i is read and written by this thread only */
         }
+        for (int64_t i = lo; i < hi; i++)
+            work[i] *= alpha;
         LL(P, update)(n, lo, hi, beta, y, incy, work + lo);
     }
     free(work);

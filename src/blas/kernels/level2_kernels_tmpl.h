@@ -1229,6 +1229,12 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 
 /* columns per pass of spmv: each takes two vector registers (its x and its
    dot), so eight only where there are 32 */
+/* each column is prefetched this far ahead of its loads: C streams
+   that L2 and L3 feed (measured on Zen 5, n = 1000 to 8000: 512 bytes
+   +5 to 21% over none, 1 and 2 KiB less) */
+#ifndef L2_SP_PF_BYTES
+#define L2_SP_PF_BYTES 512
+#endif
 #ifndef L2_SPC
 #if NLA_VBYTES == 64
 #define L2_SPC 8
@@ -1260,6 +1266,7 @@ INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
         UNROLL
         for (int q = 0; q < C; q++) {
             VEC aq = LOADU(col[q] + i);
+            __builtin_prefetch((const void *)((uintptr_t)(col[q] + i) + L2_SP_PF_BYTES));
             t += aq * xv[q];
             s[q] += aq * xi;
         }

@@ -87,8 +87,9 @@ static size_t vec_size(int64_t len, int64_t inc)
 static void isa_force(const char *isa)
 {
     setenv("NLA_CPU_ISA", isa, 1);
-    /* thread problems of test size (the default threshold is 16M entries) */
-    setenv("NLA_L2_THREAD_MIN", "100000", 1);
+    /* thread every problem of these tests' sizes (the default threshold is
+       65536 entries) */
+    setenv("NLA_L2_THREAD_MIN", "4096", 1);
 }
 static void isa_generic(void) { isa_force("generic"); }
 static void isa_avx2(void) { isa_force("avx2"); }

@@ -18,13 +18,15 @@
 /* Thread blocks of the output start at multiples of this many elements. */
 #define L2_ALIGN 64
 /* Matrix entries below which a call runs on one thread.  Measured on the
-   2-vCPU development machine (nla bench, 1 vs 2 threads): one core already
-   reads at ~80-90% of the STREAM triad, so a second thread gains little,
-   and below ~16M entries the fork/join and, on a shared machine, waiting
-   for the other core cost more than it gains (gemv n=1000 and spmv
-   n<=4000 were 5-100x slower on 2 threads).  NLA_L2_THREAD_MIN (entries)
-   overrides it, for tests and tuning. */
-#define L2_THREAD_WORK_DEFAULT (16.0 * 1024 * 1024)
+   2-vCPU development machine, quiet (nla bench --threads 2 --n N, with
+   NLA_L2_THREAD_MIN=0 against 1e12): two threads gain from n = 256
+   (65536 entries: gemv d 189 against 120 GB/s, spmv d 79 against 58),
+   break even at n = 128 and lose at n = 181 (85 against 107).  On a
+   machine whose other cores are busy, any second thread can cost far
+   more (the fork/join waits for a core); nla_context_set_threads(ctx, 1)
+   keeps a context on one.  NLA_L2_THREAD_MIN (entries) overrides the
+   threshold, for tests and tuning. */
+#define L2_THREAD_WORK_DEFAULT 65536.0
 static double l2_thread_work = L2_THREAD_WORK_DEFAULT;
 static pthread_once_t l2_thread_once = PTHREAD_ONCE_INIT;
 

@@ -6,6 +6,8 @@
  * dispatch through a plugin's table are exercised on machines with no GPU.
  * Built twice: the second copy (MOCK_ABI=999) must be refused by the loader.
  * NLA_MOCK_NODEVICE=1 makes it report that no device is present.
+ * NLA_MOCK_FFT_FAIL=1 gives it FFT plans whose every execution fails with
+ * a device error and a reason, the path of a CUDA error string.
  * Its "device memory" is the inner CPU context's memory; it remembers what
  * it allocated so that is_device_ptr can tell it from other host memory,
  * as the CUDA plugin does, and the AUTO front end's routing can be tested.
@@ -136,27 +138,44 @@ static nla_context *inner(const nla_exec *ex)
 MOCK_OPS(double, d)
 MOCK_OPS(float, s)
 
-static const struct nla_backend_ops mock_ops = {
-    .abi = MOCK_ABI,
-    .name = "cuda",
-    .available = mock_available,
-    .ctx_init = mock_init,
-    .ctx_fini = mock_fini,
-    .mem_alloc = mock_alloc,
-    .mem_free = mock_free,
-    .upload = mock_copy,
-    .download = mock_copy,
-    .synchronize = mock_sync,
-    .dgemv = mock_dgemv,
-    .sgemv = mock_sgemv,
-    .dgbmv = mock_dgbmv,
-    .sgbmv = mock_sgbmv,
-    .dspmv = mock_dspmv,
-    .sspmv = mock_sspmv,
-    .dgemm = mock_dgemm,
-    .sgemm = mock_sgemm,
-    .is_device_ptr = mock_is_device_ptr,
-};
+/* FFT plans that fail on execution, as a device would */
+static nla_status mock_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl)
+{
+    (void)ex;
+    (void)desc;
+    *impl = malloc(1);
+    return *impl ? NLA_OK : NLA_ENOMEM;
+}
+
+static nla_status mock_fft_execute(const void *impl, const void *in, void *out, char *msg,
+                                   size_t msglen)
+{
+    (void)impl;
+    (void)in;
+    (void)out;
+    snprintf(msg, msglen, "mock plugin: the FFT failed on the device");
+    return NLA_EDEVICE;
+}
+
+static void mock_fft_destroy(void *impl)
+{
+    free(impl);
+}
+
+#define MOCK_TABLE(FFT_PLAN, FFT_EXECUTE, FFT_DESTROY)                         \
+    {                                                                          \
+        .abi = MOCK_ABI, .name = "cuda", .available = mock_available,          \
+        .ctx_init = mock_init, .ctx_fini = mock_fini, .mem_alloc = mock_alloc, \
+        .mem_free = mock_free, .upload = mock_copy, .download = mock_copy,     \
+        .synchronize = mock_sync, .dgemv = mock_dgemv, .sgemv = mock_sgemv,    \
+        .dgbmv = mock_dgbmv, .sgbmv = mock_sgbmv, .dspmv = mock_dspmv,         \
+        .sspmv = mock_sspmv, .dgemm = mock_dgemm, .sgemm = mock_sgemm,         \
+        .fft_plan = FFT_PLAN, .fft_execute = FFT_EXECUTE,                      \
+        .fft_destroy = FFT_DESTROY, .is_device_ptr = mock_is_device_ptr,       \
+    }
+static const struct nla_backend_ops mock_ops = MOCK_TABLE(NULL, NULL, NULL);
+static const struct nla_backend_ops mock_ops_fftfail =
+    MOCK_TABLE(mock_fft_plan, mock_fft_execute, mock_fft_destroy);
 
 int nla_plugin_abi(void);
 const struct nla_backend_ops *nla_plugin_ops(void);
@@ -168,5 +187,6 @@ int nla_plugin_abi(void)
 
 const struct nla_backend_ops *nla_plugin_ops(void)
 {
-    return &mock_ops;
+    const char *e = getenv("NLA_MOCK_FFT_FAIL");
+    return e && strcmp(e, "1") == 0 ? &mock_ops_fftfail : &mock_ops;
 }

@@ -18,6 +18,7 @@ static void clean_env(void)
     unsetenv("NLA_BACKEND");
     unsetenv("NLA_CPU_ISA");
     unsetenv("NLA_MOCK_NODEVICE");
+    unsetenv("NLA_MOCK_FFT_FAIL");
     /* a path that cannot exist: no plugin, as on a machine without CUDA */
     setenv("NLA_PLUGIN_PATH", "/nonexistent/libnla-cuda.so", 1);
 }
@@ -57,6 +58,12 @@ static void with_mock_nodevice(void)
 {
     with_mock();
     setenv("NLA_MOCK_NODEVICE", "1", 1);
+}
+
+static void with_mock_fftfail(void)
+{
+    with_mock();
+    setenv("NLA_MOCK_FFT_FAIL", "1", 1);
 }
 
 static void env_backend_cpu_with_mock(void)
@@ -407,6 +414,31 @@ Test(plugin, no_device_means_unavailable, .init = with_mock_nodevice)
     cr_assert_eq(nla_backend_available(NLA_BACKEND_CUDA), 0);
     cr_assert(strstr(nla_backend_unavailable_reason(NLA_BACKEND_CUDA), "no device"),
               "%s", nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+}
+
+/* A backend's reason for a failed FFT execution (the CUDA plugin: the CUDA
+   error string) reaches nla_last_error(), after the routine's name. */
+Test(plugin, fft_failure_carries_the_backend_reason, .init = with_mock_fftfail)
+{
+    nla_context *ctx = NULL;
+    nla_fft_plan *plan = NULL;
+    double in[16] = { 1 }, out[16];
+    nla_status s;
+
+    for (int i = 0; i < 16; i++)
+        out[i] = -7;
+    cr_assert_eq(nla_context_create(&ctx, NLA_BACKEND_CUDA), NLA_OK, "%s", nla_last_error());
+    cr_assert_eq(nla_fft_plan_1d(ctx, 8, NLA_FFT_FORWARD, NLA_DOUBLE, &plan), NLA_OK, "%s",
+                 nla_last_error());
+    s = nla_fft_execute(plan, in, out);
+    cr_assert_eq(s, NLA_EDEVICE, "status %d: %s", s, nla_last_error());
+    cr_assert(strstr(nla_last_error(), "nla_fft_execute"), "%s", nla_last_error());
+    cr_assert(strstr(nla_last_error(), "mock plugin: the FFT failed on the device"), "%s",
+              nla_last_error());
+    for (int i = 0; i < 16; i++)
+        cr_assert_eq(out[i], -7, "out[%d] was written", i);
+    nla_fft_plan_destroy(plan);
+    nla_context_destroy(ctx);
 }
 
 Test(plugin, not_a_plugin_is_refused, .init = clean_env)

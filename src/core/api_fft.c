@@ -277,6 +277,7 @@ static int on_device(const nla_fft_plan *p, const void *in, const void *out)
 static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *in,
                           void *out, int typed, nla_fft_kind kind, nla_precision prec)
 {
+    char why[256] = "";
     nla_status s;
     if (!plan)
         return nla_fail(NULL, NLA_EINVAL, fn, "plan is NULL");
@@ -299,15 +300,15 @@ static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *
                         (long long)plan->desc.idist, (long long)plan->desc.ostride,
                         (long long)plan->desc.odist);
     if (plan->cpu_ops && !on_device(plan, in, out))
-        s = plan->cpu_ops->fft_execute(plan->cpu_impl, in, out);
+        s = plan->cpu_ops->fft_execute(plan->cpu_impl, in, out, why, sizeof why);
     else if (plan->ops)
-        s = plan->ops->fft_execute(plan->impl, in, out);
+        s = plan->ops->fft_execute(plan->impl, in, out, why, sizeof why);
     else
         return nla_fail(NULL, NLA_ENOTSUP, fn, "in or out is %s memory, but this plan "
                         "runs on the cpu only (the %s backend has no FFT of this shape)",
                         plan->probe->name, plan->probe->name);
     if (s != NLA_OK)
-        return nla_fail(NULL, s, fn, "%s", nla_strerror(s));
+        return nla_fail(NULL, s, fn, "%s", why[0] ? why : nla_strerror(s));
     return NLA_OK;
 }
 

@@ -21,8 +21,9 @@
 
 /* 2: FFT entries added
    3: mem_alloc, upload, download and synchronize take the nla_exec (a
-      backend can describe its failure); is_device_ptr added */
-#define NLA_PLUGIN_ABI 3
+      backend can describe its failure); is_device_ptr added
+   4: fft_execute takes a message buffer (the device's error string) */
+#define NLA_PLUGIN_ABI 4
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -87,10 +88,12 @@ struct nla_backend_ops {
        and dists >= 1 (no zeros), scale != 0.  The backend's plan (*impl)
        must be safe to execute from many threads at once.  fft_execute gets
        in and out already checked (in == out only in the layouts nla.h
-       allows).  A backend may leave all three NULL: plans on it are then
-       NLA_ENOTSUP. */
+       allows), and msg ("" on entry, msglen bytes) for the reason of a
+       failure, such as the device's error string.  A backend may leave all
+       three NULL: plans on it are then NLA_ENOTSUP. */
     nla_status (*fft_plan)(const nla_exec *ex, const nla_fft_desc *desc, void **impl);
-    nla_status (*fft_execute)(const void *impl, const void *in, void *out);
+    nla_status (*fft_execute)(const void *impl, const void *in, void *out, char *msg,
+                              size_t msglen);
     void (*fft_destroy)(void *impl);
 
     /* 1 if p points into memory that only this backend can read (device

@@ -58,13 +58,20 @@ nla_status status_of(cudaError_t e)
                                           : NLA_EDEVICE;
 }
 
+/* The status of e, its description in msg (if any); clears e unless it
+   is sticky. */
+nla_status fail_msg(char *msg, size_t msglen, cudaError_t e, const char *what)
+{
+    cudaGetLastError();
+    if (msg && msglen)
+        snprintf(msg, msglen, "CUDA error in %s: %s (%s)", what, cudaGetErrorString(e),
+                 cudaGetErrorName(e));
+    return status_of(e);
+}
+
 nla_status fail(const nla_exec *ex, cudaError_t e, const char *what)
 {
-    cudaGetLastError(); /* clear it, unless it is sticky */
-    if (ex && ex->msg && ex->msglen)
-        snprintf(ex->msg, ex->msglen, "CUDA error in %s: %s (%s)", what,
-                 cudaGetErrorString(e), cudaGetErrorName(e));
-    return status_of(e);
+    return fail_msg(ex ? ex->msg : NULL, ex ? ex->msglen : 0, e, what);
 }
 
 #define CU(call, what)                                                         \
@@ -756,25 +763,22 @@ cudaError_t fft_staged(cu_fft *f, const void *in, void *out, int din, int dout)
     return cudaStreamSynchronize(st->stream);
 }
 
-nla_status cu_fft_execute(const void *impl, const void *in, void *out)
+nla_status cu_fft_execute(const void *impl, const void *in, void *out, char *msg,
+                          size_t msglen)
 {
     cu_fft *f = (cu_fft *)impl;
     const int din = is_device(in), dout = is_device(out);
-    cudaError_t e;
-    if (cudaSetDevice(f->st->device) != cudaSuccess) {
-        cudaGetLastError();
-        return NLA_EDEVICE;
-    }
+    cudaError_t e = cudaSetDevice(f->st->device);
+    if (e != cudaSuccess)
+        return fail_msg(msg, msglen, e, "cudaSetDevice");
     pthread_mutex_lock(&f->lock);
     if (din && dout)
         e = nla_cuda_fft_exec(f->plan, f->st->stream, in, out, f->work);
     else
         e = fft_staged(f, in, out, din, dout);
     pthread_mutex_unlock(&f->lock);
-    if (e != cudaSuccess) {
-        cudaGetLastError();
-        return status_of(e);
-    }
+    if (e != cudaSuccess)
+        return fail_msg(msg, msglen, e, din && dout ? "the FFT" : "the FFT (staged through the device)");
     return NLA_OK;
 }
 

@@ -176,9 +176,12 @@ nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void *
     return NLA_OK;
 }
 
-nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out)
+nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out, char *msg,
+                                size_t msglen)
 {
     const struct cpu_plan *cp = impl;
+    (void)msg; /* its only failure, NLA_ENOMEM, says enough */
+    (void)msglen;
     return cp->prec == NLA_DOUBLE ? d_plan_execute(cp->p, in, out)
                                   : s_plan_execute(cp->p, in, out);
 }

@@ -15,7 +15,8 @@
 #include "core/backend.h"
 
 nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl);
-nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out);
+nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out, char *msg,
+                                size_t msglen);
 void nla_cpu_fft_destroy(void *impl);
 
 #endif

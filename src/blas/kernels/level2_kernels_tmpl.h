@@ -622,28 +622,45 @@ static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku,
     L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
 }
 
+/* the mask of lanes [t0, t1), 0 <= t0 <= t1 <= VL */
+#if NLA_VBYTES == 64
+INLINE unsigned L(lanes)(int64_t t0, int64_t t1)
+{
+    return ((1u << t1) - 1) & ~((1u << t0) - 1);
+}
+#elif NLA_VBYTES == 32
+INLINE __m256i L(lanes)(int64_t t0, int64_t t1)
+{
+#if LT_DOUBLE
+    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
+    return _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
+                               _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+#else
+    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    return _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
+                               _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+#endif
+}
+#endif
+
 /* acc[t] += p[t] * s for lanes t in [t0, t1) only (others unchanged, not
    read from p: they may lie outside the band or the array) */
 INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
 {
 #if NLA_VBYTES == 64 && LT_DOUBLE
-    __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    __mmask8 m = (__mmask8)L(lanes)(t0, t1);
     return (VEC)_mm512_mask3_fmadd_pd(_mm512_maskz_loadu_pd(m, p), _mm512_set1_pd(s),
                                       (__m512d)acc, m);
 #elif NLA_VBYTES == 64
-    __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    __mmask16 m = (__mmask16)L(lanes)(t0, t1);
     return (VEC)_mm512_mask3_fmadd_ps(_mm512_maskz_loadu_ps(m, p), _mm512_set1_ps(s),
                                       (__m512)acc, m);
 #elif NLA_VBYTES == 32 && LT_DOUBLE
-    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
-    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
-                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+    __m256i m = L(lanes)(t0, t1);
     VEC t = acc + (VEC)_mm256_maskload_pd(p, m) * SPLAT(s);
     return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
 #elif NLA_VBYTES == 32
-    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
-                                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+    __m256i m = L(lanes)(t0, t1);
     VEC t = acc + (VEC)_mm256_maskload_ps(p, m) * SPLAT(s);
     return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
 #else
@@ -771,23 +788,19 @@ INLINE VEC L(loadu_reg)(const LT_T *p)
 INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
 {
 #if NLA_VBYTES == 64 && LT_DOUBLE
-    __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    __mmask8 m = (__mmask8)L(lanes)(t0, t1);
     return (VEC)_mm512_mask3_fmadd_pd((__m512d)L(loadu_reg)(p), _mm512_set1_pd(s),
                                       (__m512d)acc, m);
 #elif NLA_VBYTES == 64
-    __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    __mmask16 m = (__mmask16)L(lanes)(t0, t1);
     return (VEC)_mm512_mask3_fmadd_ps((__m512)L(loadu_reg)(p), _mm512_set1_ps(s),
                                       (__m512)acc, m);
 #elif NLA_VBYTES == 32 && LT_DOUBLE
-    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
-    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
-                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+    __m256i m = L(lanes)(t0, t1);
     VEC t = acc + LOADU(p) * SPLAT(s);
     return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
 #elif NLA_VBYTES == 32
-    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
-                                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+    __m256i m = L(lanes)(t0, t1);
     VEC t = acc + LOADU(p) * SPLAT(s);
     return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
 #else
@@ -903,21 +916,17 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 {
 #if NLA_VBYTES == 64 && LT_DOUBLE
-    __mmask8 m = (__mmask8)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    __mmask8 m = (__mmask8)L(lanes)(t0, t1);
     return (VEC)_mm512_mask3_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc, m);
 #elif NLA_VBYTES == 64
-    __mmask16 m = (__mmask16)(((1u << t1) - 1) & ~((1u << t0) - 1));
+    __mmask16 m = (__mmask16)L(lanes)(t0, t1);
     return (VEC)_mm512_mask3_fmadd_ps((__m512)a, (__m512)b, (__m512)acc, m);
 #elif LT_DOUBLE
-    __m256i ix = _mm256_setr_epi64x(0, 1, 2, 3);
-    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi64(_mm256_set1_epi64x(t0), ix),
-                                    _mm256_cmpgt_epi64(_mm256_set1_epi64x(t1), ix));
+    __m256i m = L(lanes)(t0, t1);
     return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)(acc + a * b),
                                  _mm256_castsi256_pd(m));
 #else
-    __m256i ix = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    __m256i m = _mm256_andnot_si256(_mm256_cmpgt_epi32(_mm256_set1_epi32((int)t0), ix),
-                                    _mm256_cmpgt_epi32(_mm256_set1_epi32((int)t1), ix));
+    __m256i m = L(lanes)(t0, t1);
     return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)(acc + a * b), _mm256_castsi256_ps(m));
 #endif
 }

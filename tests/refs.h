@@ -10,6 +10,18 @@
 #include <stdint.h>
 #include "nla.h"
 
+/* Names for the suites compiled once per precision: each defines TP (d or
+   s) and includes itself; X(name) is name_d, NLA(gemv) is nla_dgemv and
+   PS(TP) the string "d". */
+#define X__(name, p) name##_##p
+#define X_(name, p) X__(name, p)
+#define X(name) X_(name, TP)
+#define PS_(p) #p
+#define PS(p) PS_(p)
+#define NLA__(p, name) nla_##p##name
+#define NLA_(p, name) NLA__(p, name)
+#define NLA(name) NLA_(TP, name)
+
 /* Uniform values in [-1, 1) from a fixed-seed generator. */
 void ref_fill(double *x, size_t n, uint64_t seed);
 void ref_fillf(float *x, size_t n, uint64_t seed);

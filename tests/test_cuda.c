@@ -382,15 +382,6 @@ int main(int argc, char *argv[])
 
 #else /* ------------------------------------------------- per precision */
 
-#define X__(name, p) name##_##p
-#define X_(name, p) X__(name, p)
-#define X(name) X_(name, TP)
-#define PS_(p) #p
-#define PS(p) PS_(p)
-#define NLA__(p, name) nla_##p##name
-#define NLA_(p, name) NLA__(p, name)
-#define NLA(name) NLA_(TP, name)
-
 /* ----------------------------------------------------------- level 2 */
 
 typedef struct X(l2case) {
@@ -925,14 +916,5 @@ static void X(fft_sweep)(nla_context *gpu, nla_context *cpu)
                         X(fft_case)(gpu, cpu, &c);
                     }
 }
-
-#undef X__
-#undef X_
-#undef X
-#undef PS_
-#undef PS
-#undef NLA__
-#undef NLA_
-#undef NLA
 
 #endif

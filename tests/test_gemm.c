@@ -135,15 +135,6 @@ Test(gemm_isa, avx512, .init = force_avx512)
 
 #else /* ------------------------------------------------- per precision */
 
-#define X__(name, p) name##_##p
-#define X_(name, p) X__(name, p)
-#define X(name) X_(name, TP)
-#define PS_(p) #p
-#define PS(p) PS_(p)
-#define NLA__(p, name) nla_##p##name
-#define NLA_(p, name) NLA__(p, name)
-#define NLA(name) NLA_(TP, name)
-
 typedef struct X(gcase) {
     nla_layout lay;
     int ta, tb;                  /* 1 = transposed */
@@ -541,14 +532,5 @@ static void X(gemm_batched)(void)
                 }
     nla_context_destroy(ctx);
 }
-
-#undef X__
-#undef X_
-#undef X
-#undef PS_
-#undef PS
-#undef NLA__
-#undef NLA_
-#undef NLA
 
 #endif

@@ -132,15 +132,6 @@ L2_TESTS(avx512)
 
 #else /* ------------------------------------------------- per precision */
 
-#define X__(name, p) name##_##p
-#define X_(name, p) X__(name, p)
-#define X(name) X_(name, TP)
-#define PS_(p) #p
-#define PS(p) PS_(p)
-#define NLA__(p, name) nla_##p##name
-#define NLA_(p, name) NLA__(p, name)
-#define NLA(name) NLA_(TP, name)
-
 /* A case: the routine's dense m x n matrix (for the error bound) and the
    call parameters. */
 typedef struct X(l2case) {
@@ -704,14 +695,5 @@ static void X(spmv_threads)(void)
         X(threads_case)(X(run_spmv), &c);
     }
 }
-
-#undef X__
-#undef X_
-#undef X
-#undef PS_
-#undef PS
-#undef NLA__
-#undef NLA_
-#undef NLA
 
 #endif

@@ -46,13 +46,7 @@
 #include <new>
 #include <vector>
 
-/* Hooks for the CPU emulation of these kernels (tests/); plain CUDA otherwise. */
-#ifndef NLA_LAUNCH
-#define NLA_LAUNCH(kern, grid, block, smem, st) kern<<<(grid), (block), (smem), (st)>>>
-#endif
-#ifndef NLA_EXTERN_SHARED
-#define NLA_EXTERN_SHARED(T, name) extern __shared__ __align__(16) T name[]
-#endif
+#include "launch.cuh"
 
 using nla_fft::cpx;
 using nla_fft::mk;

@@ -30,13 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 
-/* Hooks for the CPU emulation of these kernels (tests/); plain CUDA otherwise. */
-#ifndef NLA_LAUNCH
-#define NLA_LAUNCH(kern, grid, block, smem, st) kern<<<(grid), (block), (smem), (st)>>>
-#endif
-#ifndef NLA_EXTERN_SHARED
-#define NLA_EXTERN_SHARED(T, name) extern __shared__ __align__(16) T name[]
-#endif
+#include "launch.cuh"
 
 namespace {
 

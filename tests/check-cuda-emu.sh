@@ -1,6 +1,6 @@
 #!/bin/sh
-# check-cuda-emu.sh - make check: libnla's own CUDA GEMM and FFT kernels
-# (src/cuda/gemm.cu, src/cuda/fft.cu) checked by tests/cuda_kernels_check.cu
+# check-cuda-emu.sh - make check: libnla's own CUDA GEMM, level-2 and FFT kernels
+# (src/cuda/gemm.cu, level2.cu, fft.cu) checked by tests/cuda_kernels_check.cu
 # against naive host references, EMULATED on the CPU (tests/cuda_emu): no
 # GPU and no nvcc are used.  This checks the kernels' logic only, not the
 # code nvcc generates or anything about speed (tests/cuda_emu/README).
@@ -14,7 +14,7 @@ set -u
 emu=${NLA_BUILDDIR:-.}/tests/cuda_kernels_emu
 seed=12345
 
-echo "EMULATED CHECK: CUDA GEMM/FFT kernels run on a CPU emulation of CUDA"
+echo "EMULATED CHECK: CUDA GEMM/level-2/FFT kernels run on a CPU emulation of CUDA"
 echo "(tests/cuda_emu), not on a GPU; nvcc-generated code is not tested here."
 if test "${NLA_EMU_CXX:-no}" != yes; then
     echo "SKIP: ${NLA_EMU_WHY:-configure found no C++17 compiler for the CUDA emulation}"
@@ -44,7 +44,7 @@ pass() {
         failed=$((failed + 1))
     fi
 }
-pass "GEMM (double: mma16816) and FFT" "$emu" --quick
+pass "GEMM (double: mma16816), level 2 and FFT" "$emu" --quick
 pass "GEMM, double with the mma884 kernel" NLA_CUDA_DGEMM=mma884 "$emu" --quick --gemm
 pass "GEMM, double with the SIMT kernel" NLA_CUDA_DGEMM=simt "$emu" --quick --gemm
 pass "GEMM on 1 SM (128x128 tiles)" EMU_SMS=1 "$emu" --quick --gemm

@@ -1,16 +1,16 @@
 /*
- * cuda_kernels_check.cu - standalone check of the project's own CUDA GEMM
- * and FFT kernels (src/cuda/gemm.cu, src/cuda/fft.cu) against naive host
+ * cuda_kernels_check.cu - standalone check of the project's own CUDA GEMM,
+ * level-2 and FFT kernels (src/cuda/gemm.cu, level2.cu, fft.cu) against naive host
  * computations.  make check runs it on a CPU emulation of CUDA
  * (tests/check-cuda-emu.sh, tests/cuda_emu/), which checks the kernels'
  * logic but not nvcc's code or the hardware; test_cuda.c covers the public
  * API.  On a machine with a GPU (tools/gpu-check.sh does this):
  *
  *   nvcc -std=c++17 -O2 -gencode arch=compute_90,code=sm_90 \
- *        -Iinclude -Isrc/cuda tests/cuda_kernels_check.cu src/cuda/gemm.cu \
- *        src/cuda/fft.cu -o cuda_kernels_check && ./cuda_kernels_check
+ *        -Iinclude -Isrc -Isrc/cuda tests/cuda_kernels_check.cu src/cuda/gemm.cu \
+ *        src/cuda/fft.cu src/cuda/level2.cu -o cuda_kernels_check && ./cuda_kernels_check
  *
- * Options: --quick (smaller sweeps), --gemm / --fft (one half only),
+ * Options: --quick (smaller sweeps), --gemm / --fft / --level2 (one part only),
  * --maxlog Q (largest power-of-two FFT, default 22), --bench (timings
  * against cuBLAS / cuFFT; build with -DNLA_CHECK_BENCH -lcublas -lcufft).
  * NLA_CUDA_DGEMM=mma884 or =simt selects the other double GEMM kernels;
@@ -22,12 +22,17 @@
  *         C outside the m x n block must be untouched; beta = 0 must not
  *         read C (C is NaN there); k = 0 and alpha = 0 must not read A, B
  *         (they are NaN there).
+ *   Level 2 (gemv, gbmv, spmv; increments +-1, +-2): |y - yref| /
+ *         (|alpha| sum|a||x| + |beta y|), tolerance 2(k+2)eps with k the terms
+ *         per element; beta = 0 must not read y (NaN there), and elements
+ *         between the strided outputs must be untouched.
  *   FFT:  max|out - ref| / max|ref| with ref a long double DFT, tolerance
  *         8 eps (log2 n + 1) (log2 of the Bluestein length for other n);
  *         out-of-place inputs must be unchanged, and elements between the
  *         strided outputs untouched.
  */
 #include "cuda_kernels.h"
+#include "internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -249,6 +254,145 @@ void gemm_suite()
             large.add(gemm_case<T>(g, rng), tol(g.k), what);
         }
     large.print();
+}
+
+/* --------------------------------------------------------------- level 2 */
+
+/* One gemv/gbmv/spmv case, 'g', 'b' or 'p', against a long double
+   reference: returns max_i |y - yref| / (|alpha| sum_j |a_ij x_j| + |beta y_i|)
+   over the touched elements, or 1e300 when an element between the strided
+   outputs changed or beta = 0 read y (NaN there). */
+struct L2Case {
+    char op;
+    int trans;       /* gemv/gbmv: 0 N, 1 T; spmv: 1 upper, 0 lower */
+    int64_t m, n, kl, ku, pad, incx, incy;
+    double alpha, beta;
+};
+
+template <typename T>
+double l2_case(const L2Case &c, std::mt19937 &rng)
+{
+    std::uniform_real_distribution<double> U(-1, 1);
+    const bool band = c.op == 'b', packed = c.op == 'p';
+    const int64_t m = packed ? c.n : c.m, n = c.n;
+    const int64_t lx = c.op != 'p' && c.trans ? m : n, ly = c.op != 'p' && c.trans ? n : m;
+    const int64_t ld = band ? c.kl + c.ku + 1 + c.pad : m + c.pad;
+    const int64_t alen = packed ? n * (n + 1) / 2 : ld * n;
+    const int64_t ax = std::abs(c.incx), ay = std::abs(c.incy);
+    std::vector<T> a(alen), x(1 + (lx - 1) * ax), y(1 + (ly - 1) * ay);
+    for (auto &v : a) v = (T)U(rng);
+    for (auto &v : x) v = (T)U(rng);
+    for (auto &v : y) v = c.beta == 0 ? (T)NAN : (T)U(rng);
+    /* A(i, j) as the kernels must read it */
+    auto A = [&](int64_t i, int64_t j) -> long double {
+        if (band) return (i - j > c.kl || j - i > c.ku) ? 0 : a[c.ku + i - j + j * ld];
+        if (packed) {
+            int64_t r = i, q = j;
+            if (c.trans ? r > q : r < q) std::swap(r, q);
+            return c.trans ? a[r + q * (q + 1) / 2] : a[r + q * (2 * n - q - 1) / 2];
+        }
+        return a[i + j * ld];
+    };
+    auto X = [&](int64_t k) { return x[c.incx > 0 ? k * ax : (lx - 1 - k) * ax]; };
+    auto Yi = [&](int64_t k) { return c.incy > 0 ? k * ay : (ly - 1 - k) * ay; };
+    DevBuf<T> da(alen), dx(x.size()), dy(y.size());
+    da.put(a);
+    dx.put(x);
+    dy.put(y);
+    int sms = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    size_t sb = packed ? nla_cuda_spmv_scratch(sms, n, sizeof(T))
+              : band ? nla_cuda_gbmv_scratch(sms, c.trans, m, n, c.kl, c.ku, sizeof(T))
+                     : nla_cuda_gemv_scratch(sms, c.trans, m, n, sizeof(T));
+    DevBuf<unsigned char> scratch(sb);
+    nla_cuda_launch L{0, sms, sb ? scratch.p : nullptr, sb};
+    const T al = (T)c.alpha, be = (T)c.beta;
+    if constexpr (sizeof(T) == 8) {
+        if (c.op == 'g') CK(nla_cuda_gemv_d(&L, c.trans, m, n, al, da.p, ld, dx.p, c.incx, be, dy.p, c.incy));
+        else if (band) CK(nla_cuda_gbmv_d(&L, c.trans, m, n, c.kl, c.ku, al, da.p, ld, dx.p, c.incx, be, dy.p, c.incy));
+        else CK(nla_cuda_spmv_d(&L, c.trans, n, al, da.p, dx.p, c.incx, be, dy.p, c.incy));
+    } else {
+        if (c.op == 'g') CK(nla_cuda_gemv_s(&L, c.trans, m, n, al, da.p, ld, dx.p, c.incx, be, dy.p, c.incy));
+        else if (band) CK(nla_cuda_gbmv_s(&L, c.trans, m, n, c.kl, c.ku, al, da.p, ld, dx.p, c.incx, be, dy.p, c.incy));
+        else CK(nla_cuda_spmv_s(&L, c.trans, n, al, da.p, dx.p, c.incx, be, dy.p, c.incy));
+    }
+    CK(cudaDeviceSynchronize());
+    std::vector<T> out = dy.get();
+    std::vector<char> hit(y.size(), 0);
+    double worst = 0;
+    for (int64_t k = 0; k < ly; k++) {
+        long double s = 0, mag = 0;
+        for (int64_t q = 0; q < lx; q++) {
+            long double e = c.op != 'p' && c.trans ? A(q, k) : A(k, q);
+            s += e * (long double)X(q);
+            mag += std::fabs(e * (long double)X(q));
+        }
+        const int64_t yi = Yi(k);
+        hit[yi] = 1;
+        long double ref = (long double)c.alpha * s, scale = std::fabs((long double)c.alpha) * mag;
+        if (c.beta != 0) {
+            ref += (long double)c.beta * (long double)y[yi];
+            scale += std::fabs((long double)c.beta * (long double)y[yi]);
+        }
+        double err = (double)(std::fabs((long double)out[yi] - ref) / (scale > 0 ? scale : 1));
+        if (!(err <= worst)) worst = err;   /* NaN sticks */
+    }
+    for (size_t i = 0; i < y.size(); i++)
+        if (!hit[i] && std::memcmp(&out[i], &y[i], sizeof(T)) != 0) return 1e300;
+    return worst;
+}
+
+template <typename T>
+void level2_suite()
+{
+    const char *tn = sizeof(T) == 8 ? "d" : "s";
+    std::mt19937 rng(99);
+    std::string p = std::string(tn);
+    Stat gemv{p + "gemv shapes, incs, alpha/beta"}, gbmv{p + "gbmv widths 0..n+3, incs"},
+        spmv{p + "spmv sizes 1..200, incs"};
+    char what[160];
+    const double ab[][2] = {{1.0, 0.0}, {-1.5, 0.5}, {0.75, 1.0}};
+    const int64_t incs[][2] = {{1, 1}, {-1, 2}, {2, -1}, {-2, -2}};
+    const int64_t shapes[][2] = {{1, 1}, {7, 5}, {33, 64}, {64, 33}, {130, 257}, {300, 17}, {17, 700}, {1025, 96}};
+    for (int t = 0; t < 2; t++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+            for (int v = 0; v < 4; v++) {
+                if (g_quick && v != (int)(si % 4) && v != 0) continue;
+                const double *q = ab[(si + v) % 3];
+                L2Case c{'g', t, shapes[si][0], shapes[si][1], 0, 0, (int64_t)(v & 1), incs[v][0], incs[v][1], q[0], q[1]};
+                snprintf(what, sizeof what, "trans=%d m=%lld n=%lld pad=%lld incx=%lld incy=%lld", t,
+                         (long long)c.m, (long long)c.n, (long long)c.pad, (long long)c.incx, (long long)c.incy);
+                gemv.add(l2_case<T>(c, rng), 2.0 * (double)(std::max(c.m, c.n) + 2) * eps_of<T>(), what);
+            }
+    gemv.print();
+    const int64_t bshapes[][2] = {{1, 1}, {9, 9}, {40, 31}, {31, 40}, {300, 300}, {600, 520}};
+    const int64_t widths[][2] = {{0, 0}, {1, 1}, {2, 0}, {0, 3}, {5, 2}, {16, 16}, {40, 7}, {70, 70}, {400, 3}};
+    for (int t = 0; t < 2; t++)
+        for (size_t si = 0; si < sizeof bshapes / sizeof *bshapes; si++)
+            for (size_t wi = 0; wi < sizeof widths / sizeof *widths; wi++) {
+                const int v = (int)((si + wi) % 4);
+                if (g_quick && (si + wi) % 2) continue;
+                const int64_t m = bshapes[si][0], n = bshapes[si][1];
+                const int64_t kl = std::min(widths[wi][0], m + 3), ku = std::min(widths[wi][1], n + 3);
+                const double *q = ab[(si + wi) % 3];
+                L2Case c{'b', t, m, n, kl, ku, (int64_t)(wi % 3), incs[v][0], incs[v][1], q[0], q[1]};
+                snprintf(what, sizeof what, "trans=%d m=%lld n=%lld kl=%lld ku=%lld pad=%lld incx=%lld incy=%lld", t,
+                         (long long)m, (long long)n, (long long)kl, (long long)ku, (long long)c.pad,
+                         (long long)c.incx, (long long)c.incy);
+                gbmv.add(l2_case<T>(c, rng), 2.0 * (double)(kl + ku + 3) * eps_of<T>(), what);
+            }
+    gbmv.print();
+    for (int up = 0; up < 2; up++)
+        for (int64_t n : {1, 2, 63, 64, 65, 129, 200})
+            for (int v = 0; v < 4; v++) {
+                if (g_quick && v != (int)(n % 4)) continue;
+                const double *q = ab[(n + v) % 3];
+                L2Case c{'p', up, n, n, 0, 0, 0, incs[v][0], incs[v][1], q[0], q[1]};
+                snprintf(what, sizeof what, "upper=%d n=%lld incx=%lld incy=%lld", up, (long long)n,
+                         (long long)c.incx, (long long)c.incy);
+                spmv.add(l2_case<T>(c, rng), 2.0 * (double)(n + 2) * eps_of<T>(), what);
+            }
+    spmv.print();
 }
 
 /* ------------------------------------------------------------------- FFT */
@@ -550,16 +694,17 @@ void bench()
 
 int main(int argc, char **argv)
 {
-    bool do_gemm = true, do_fft = true, do_bench = false;
+    bool do_gemm = true, do_fft = true, do_l2 = true, do_bench = false;
     int maxlog = 22;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) g_quick = true;
-        else if (!strcmp(argv[i], "--gemm")) do_fft = false;
-        else if (!strcmp(argv[i], "--fft")) do_gemm = false;
+        else if (!strcmp(argv[i], "--gemm")) do_fft = do_l2 = false;
+        else if (!strcmp(argv[i], "--fft")) do_gemm = do_l2 = false;
+        else if (!strcmp(argv[i], "--level2")) do_gemm = do_fft = false;
         else if (!strcmp(argv[i], "--bench")) do_bench = true;
         else if (!strcmp(argv[i], "--maxlog") && i + 1 < argc) maxlog = atoi(argv[++i]);
         else {
-            fprintf(stderr, "usage: %s [--quick] [--gemm|--fft] [--maxlog Q] [--bench]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--quick] [--gemm|--fft|--level2] [--maxlog Q] [--bench]\n", argv[0]);
             return 2;
         }
     }
@@ -572,6 +717,10 @@ int main(int argc, char **argv)
     if (do_gemm) {
         gemm_suite<double>();
         gemm_suite<float>();
+    }
+    if (do_l2) {
+        level2_suite<double>();
+        level2_suite<float>();
     }
     if (do_fft) {
         fft_suite<double>(maxlog);

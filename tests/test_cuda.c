@@ -312,6 +312,8 @@ Test(cuda, fft_plan_from_threads, .init = use_plugin)
 {
     enum { N = 4096, H = 4, T = 4 };
     nla_context *ctx = need_device();
+    if (getenv("NLA_TEST_CUDA_EMULATED"))
+        cr_skip_test("skipped: the CUDA emulation (tests/cuda_emu) runs one host thread");
     nla_fft_desc d = { NLA_FFT_C2C, NLA_DOUBLE, NLA_FFT_FORWARD, N, H, 0, 0, 0, 0, 0 };
     nla_fft_plan *plan = NULL;
     size_t bytes = sizeof(double) * 2 * N * H;

@@ -129,15 +129,15 @@ export NLA_BUILDDIR=${b:-$prebuilt}
 unset NLA_BACKEND
 
 # ----------------------------------------------------------------- kernels
-# tests/cuda_kernels_check.cu: the GEMM and FFT kernels alone against naive
+# tests/cuda_kernels_check.cu: the GEMM, level-2 and FFT kernels alone against naive
 # host code (make check runs the same program on a CPU emulation), once per
 # double-GEMM kernel, since the tensor-core fragment layouts are first
 # checked on hardware here.  Needs only nvcc.
 nvcc_bin=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$nvcc_bin" ]; then
     t0=$(date +%s)
-    if "$nvcc_bin" -std=c++17 -O2 -gencode arch=compute_90,code=sm_90 -Iinclude -Isrc/cuda \
-        tests/cuda_kernels_check.cu src/cuda/gemm.cu src/cuda/fft.cu \
+    if "$nvcc_bin" -std=c++17 -O2 -gencode arch=compute_90,code=sm_90 -Iinclude -Isrc -Isrc/cuda \
+        tests/cuda_kernels_check.cu src/cuda/gemm.cu src/cuda/fft.cu src/cuda/level2.cu \
         -o "$log/cuda_kernels_check" >"$log/kcheck.build" 2>&1; then
         kres=ok kdet=
         for k in default mma884 simt; do
@@ -153,7 +153,7 @@ if [ -x "$nvcc_bin" ]; then
                 kres=FAIL kdet="$kdet $k: exit $rc;"
             fi
         done
-        step "kernel check" "$kres" "${kdet:-3 GEMM kernels + FFT, --quick, $(($(date +%s) - t0)) s}"
+        step "kernel check" "$kres" "${kdet:-3 GEMM kernels + level 2 + FFT, --quick, $(($(date +%s) - t0)) s}"
     else
         tail -n 20 "$log/kcheck.build"
         step "kernel check" FAIL "tests/cuda_kernels_check.cu does not build"

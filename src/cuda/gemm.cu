@@ -629,11 +629,12 @@ int dgemm_kernel_choice()
 
 template <typename T>
 bool bad_args(int ta, int tb, int64_t m, int64_t n, int64_t k, const T *a, int64_t lda, const T *b,
-              int64_t ldb, const T *c, int64_t ldc, int64_t batch)
+              int64_t ldb, const T *c, int64_t ldc, int64_t batch, bool reads)
 {
     if ((ta != 0 && ta != 1) || (tb != 0 && tb != 1)) return true;
     if (m < 1 || n < 1 || k < 0 || batch < 1 || !c || ldc < m) return true;
-    if (k > 0 && (!a || !b || lda < (ta ? k : m) || ldb < (tb ? n : k))) return true;
+    /* alpha == 0 or k == 0 reads neither A nor B: they may be NULL */
+    if (reads && (!a || !b || lda < (ta ? k : m) || ldb < (tb ? n : k))) return true;
     return false;
 }
 
@@ -644,7 +645,8 @@ extern "C" cudaError_t nla_cuda_gemm_d(cudaStream_t st, int ta, int tb, int64_t 
                                        const double *b, int64_t ldb, int64_t sb, double beta,
                                        double *c, int64_t ldc, int64_t sc, int64_t batch)
 {
-    if (bad_args(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, batch)) return cudaErrorInvalidValue;
+    if (bad_args(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, batch, k > 0 && alpha != 0.0))
+        return cudaErrorInvalidValue;
     if (k == 0 || alpha == 0.0) return launch_scale<double>(st, m, n, beta, c, ldc, sc, batch);
     GemmArgs<double> p{m, n, k, alpha, beta, a, lda, sa, b, ldb, sb, c, ldc, sc, 0, 0};
     /* 16-byte copies need every slab row to start 16-byte aligned */
@@ -665,7 +667,8 @@ extern "C" cudaError_t nla_cuda_gemm_s(cudaStream_t st, int ta, int tb, int64_t 
                                        const float *b, int64_t ldb, int64_t sb, float beta, float *c,
                                        int64_t ldc, int64_t sc, int64_t batch)
 {
-    if (bad_args(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, batch)) return cudaErrorInvalidValue;
+    if (bad_args(ta, tb, m, n, k, a, lda, b, ldb, c, ldc, batch, k > 0 && alpha != 0.0f))
+        return cudaErrorInvalidValue;
     if (k == 0 || alpha == 0.0f) return launch_scale<float>(st, m, n, beta, c, ldc, sc, batch);
     GemmArgs<float> p{m, n, k, alpha, beta, a, lda, sa, b, ldb, sb, c, ldc, sc, 0, 0};
     const bool vec = aligned16(a) && aligned16(b) && lda % 4 == 0 && ldb % 4 == 0 && sa % 4 == 0 &&

@@ -33,6 +33,7 @@
  */
 #include <math.h>
 #include "internal.h"
+#include "launch.cuh"
 
 #define L2_THREADS 256
 #define SPMV_B 64
@@ -143,7 +144,7 @@ T *vbase(T *p, int64_t len, int64_t inc)
 template <typename T>
 cudaError_t launch_scale(cudaStream_t st, int64_t len, T beta, T *y, int64_t incy)
 {
-    scale_y<T><<<(unsigned)cdiv(len, L2_THREADS), L2_THREADS, 0, st>>>(
+    NLA_LAUNCH(scale_y<T>, ((unsigned)cdiv(len, L2_THREADS)), L2_THREADS, 0, st)(
         len, beta, vbase(y, len, incy), incy);
     return cudaGetLastError();
 }
@@ -276,15 +277,15 @@ cudaError_t gemv_launch(const nla_cuda_launch *L, int trans, int64_t m, int64_t 
     part = s > 1 ? (T *)L->scratch : NULL;
     if (!trans) {
         dim3 grid((unsigned)cdiv(cdiv(m, VW), L2_THREADS), (unsigned)s);
-        gemv_n<T, VW><<<grid, L2_THREADS, 0, L->stream>>>(m, n, chunk, alpha, a, lda, xb,
+        NLA_LAUNCH((gemv_n<T, VW>), grid, L2_THREADS, 0, L->stream)(m, n, chunk, alpha, a, lda, xb,
                                                            incx, beta, yb, incy, part);
     } else {
         dim3 grid((unsigned)cdiv(n, L2_THREADS / 32), (unsigned)s);
-        gemv_t<T, VW><<<grid, L2_THREADS, 0, L->stream>>>(m, n, chunk, alpha, a, lda, xb,
+        NLA_LAUNCH((gemv_t<T, VW>), grid, L2_THREADS, 0, L->stream)(m, n, chunk, alpha, a, lda, xb,
                                                            incx, beta, yb, incy, part);
     }
     if (part)
-        reduce_parts<T><<<(unsigned)cdiv(ly, L2_THREADS), L2_THREADS, 0, L->stream>>>(
+        NLA_LAUNCH(reduce_parts<T>, ((unsigned)cdiv(ly, L2_THREADS)), L2_THREADS, 0, L->stream)(
             ly, s, part, alpha, beta, yb, incy);
     return cudaGetLastError();
 }
@@ -300,7 +301,7 @@ gbmv_n(int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *__restric
        int64_t ldab, const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y,
        int64_t incy, int cc_max)
 {
-    extern __shared__ __align__(16) unsigned char smem[];
+    NLA_EXTERN_SHARED(unsigned char, smem);
     T *tile = reinterpret_cast<T *>(smem);
     const int R = blockDim.x;
     const int64_t band = kl + ku + 1;
@@ -429,7 +430,7 @@ cudaError_t gbmv_t_launch(cudaStream_t st, int lanes, int64_t m, int64_t n, int6
     unsigned grid = (unsigned)cdiv(n, L2_THREADS / lanes);
 #define GBMV_T_CASE(LN)                                                        \
     case LN:                                                                   \
-        gbmv_t<T, LN, VEC><<<grid, L2_THREADS, 0, st>>>(m, n, kl, ku, alpha,   \
+        NLA_LAUNCH((gbmv_t<T, LN, VEC>), grid, L2_THREADS, 0, st)(m, n, kl, ku, alpha,   \
                                                         ab, ldab, x, incx,     \
                                                         beta, y, incy);        \
         break;
@@ -465,13 +466,13 @@ cudaError_t gbmv_launch(const nla_cuda_launch *L, int trans, int64_t m, int64_t 
         unsigned grid = (unsigned)cdiv(m, L2_THREADS);
         size_t shm = (size_t)cc * (size_t)(wide ? L2_THREADS : band) * sizeof(T);
         if (wide)
-            gbmv_n<T, true, false><<<grid, L2_THREADS, shm, L->stream>>>(
+            NLA_LAUNCH((gbmv_n<T, true, false>), grid, L2_THREADS, shm, L->stream)(
                 m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);
         else if (vec)
-            gbmv_n<T, false, true><<<grid, L2_THREADS, shm, L->stream>>>(
+            NLA_LAUNCH((gbmv_n<T, false, true>), grid, L2_THREADS, shm, L->stream)(
                 m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);
         else
-            gbmv_n<T, false, false><<<grid, L2_THREADS, shm, L->stream>>>(
+            NLA_LAUNCH((gbmv_n<T, false, false>), grid, L2_THREADS, shm, L->stream)(
                 m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);
         return cudaGetLastError();
     }
@@ -613,12 +614,12 @@ cudaError_t spmv_launch(const nla_cuda_launch *L, int upper, int64_t n, T alpha,
     if (L->scratch_bytes < nla_cuda_spmv_scratch(L->sms, n, sizeof(T)) || tiles > 0x7fffffff)
         return cudaErrorInvalidValue;
     if (upper)
-        spmv_tiles<T, true><<<(unsigned)tiles, L2_THREADS, 0, L->stream>>>(n, nb, ap, xb,
+        NLA_LAUNCH((spmv_tiles<T, true>), (unsigned)tiles, L2_THREADS, 0, L->stream)(n, nb, ap, xb,
                                                                            incx, P);
     else
-        spmv_tiles<T, false><<<(unsigned)tiles, L2_THREADS, 0, L->stream>>>(n, nb, ap, xb,
+        NLA_LAUNCH((spmv_tiles<T, false>), (unsigned)tiles, L2_THREADS, 0, L->stream)(n, nb, ap, xb,
                                                                             incx, P);
-    reduce_tiles<T><<<(unsigned)cdiv(n, L2_THREADS), L2_THREADS, 0, L->stream>>>(
+    NLA_LAUNCH(reduce_tiles<T>, ((unsigned)cdiv(n, L2_THREADS)), L2_THREADS, 0, L->stream)(
         n, nb, P, alpha, beta, yb, incy);
     return cudaGetLastError();
 }

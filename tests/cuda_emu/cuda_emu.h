@@ -1,6 +1,6 @@
 /*
- * cuda_emu.h - a CPU emulation of the subset of CUDA that libnla's own GEMM
- * and FFT kernels use (src/cuda/gemm.cu, src/cuda/fft.cu), so that their
+ * cuda_emu.h - a CPU emulation of the subset of CUDA that libnla's own
+ * kernels use (src/cuda/gemm.cu, fft.cu, level2.cu, plugin.cu), so that their
  * logic can be checked by tests/cuda_kernels_check.cu on a machine without a
  * GPU (make check: tests/check-cuda-emu.sh).  See tests/cuda_emu/README.
  *
@@ -35,8 +35,13 @@
  *                               give the same order on every run.
  *    There are no warp-synchronous semantics: code that relies on the 32
  *    lanes of a warp running in lock step (without __syncwarp/shuffles)
- *    is not modelled.  Warp shuffles, atomics, fences, cooperative groups,
- *    streams and events are not provided (code using them does not compile).
+ *    is not modelled.  Atomics, fences and cooperative groups are not
+ *    provided (code using them does not compile).  Streams and events are
+ *    tokens: every call completes before it returns.
+ *  - Warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync, full
+ *    mask only): a warp-collective operation like mma.sync below, so all
+ *    32 lanes must reach it; the result is the hardware's, including a
+ *    source lane outside the width segment returning the caller's value.
  *  - __syncthreads: every thread of the block must reach it (threads that
  *    exited while others wait are reported as an error, as are threads
  *    waiting at different barriers: deadlock).
@@ -64,8 +69,16 @@
  *    sm_90).  __launch_bounds__ is not checked.
  *  - Vector types have CUDA's alignment (double2, float4: 16 bytes; float2:
  *    8); __ldg checks its pointer's alignment.
- *  - Device queries: one device; its multiprocessor count is 132 (H100 SXM),
- *    or EMU_SMS=n.  Errors abort with "EMU ERROR: ..." on stderr.
+ *  - Device queries: one device of compute capability 9.0; its
+ *    multiprocessor count is 132 (H100 SXM), or EMU_SMS=n.  Errors abort
+ *    with "EMU ERROR: ..." on stderr.
+ *  - The runtime calls of the plugin's glue (src/cuda/plugin.cu), for the
+ *    emulated plugin tests/libnla-cuda-emu.so: pinned memory is host
+ *    memory, cudaMemcpy2DAsync copies row by row, cudaMalloc of more than
+ *    141 GiB fails with cudaErrorMemoryAllocation, and
+ *    cudaPointerGetAttributes says "device" for addresses inside a
+ *    cudaMalloc block (tracked; cudaFree of anything else is an error).
+ *    The emulation keeps global state and is for one host thread.
  *  - Under AddressSanitizer, fiber switches are announced to ASan
  *    (__sanitizer_start/finish_switch_fiber), so ASan follows the stacks.
  *
@@ -118,12 +131,18 @@ typedef enum cudaError {
     cudaErrorInvalidValue = 1,
     cudaErrorMemoryAllocation = 2,
     cudaErrorInvalidConfiguration = 9,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNotSupported = 801,
     cudaErrorLaunchFailure = 719,
 } cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8 };
-enum cudaDeviceAttr { cudaDevAttrMultiProcessorCount = 16 };
+enum cudaDeviceAttr {
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76
+};
 
 struct dim3 {
     unsigned x, y, z;
@@ -489,7 +508,50 @@ inline void mma_f64(int k16, double *d, const double *a, const double *b)
     syncwarp_collective();
 }
 
+/* Warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync), as a
+   warp-collective operation: every lane deposits its value, then each reads
+   its source lane's.  Only the full mask is accepted, and a shuffle in a
+   warp with lanes that have exited is an error, as for mma.sync.  width
+   (a power of two <= 32) cuts the warp into segments; a source outside the
+   lane's segment returns the lane's own value, as on the hardware. */
+template <typename V> inline V shfl(unsigned mask, V v, int width, int (*src)(int, int, int), int arg)
+{
+    static_assert(sizeof(V) <= sizeof(double), "shuffle of a type wider than 8 bytes");
+    if (mask != 0xffffffffu) fail("warp shuffle with a partial mask");
+    if (width < 1 || width > 32 || (width & (width - 1))) fail("warp shuffle width not a power of two <= 32");
+    {
+        Ctx &c = ctx();
+        int nt = c.bdim.x * c.bdim.y * c.bdim.z;
+        if (nt - (cur()->lin & ~31) < 32) fail("warp shuffle in a warp of fewer than 32 threads");
+    }
+    const int lane = cur()->lin & 31;
+    memcpy(lane_slot(lane), &v, sizeof v);
+    syncwarp_collective();
+    const int base = lane & ~(width - 1), s = src(lane - base, width, arg);
+    V out = v;
+    if (s >= 0 && s < width) memcpy(&out, lane_slot(base + s), sizeof out);
+    /* every lane reads before any lane's next shuffle overwrites its slot */
+    syncwarp_collective();
+    return out;
+}
+inline int shfl_src_idx(int, int width, int arg) { return arg & (width - 1); }
+inline int shfl_src_down(int l, int, int arg) { return l + arg; }
+inline int shfl_src_xor(int l, int, int arg) { return l ^ arg; }
+
 } /* namespace emu */
+
+template <typename V> inline V __shfl_sync(unsigned mask, V v, int lane, int width = 32)
+{
+    return emu::shfl(mask, v, width, emu::shfl_src_idx, lane);
+}
+template <typename V> inline V __shfl_down_sync(unsigned mask, V v, unsigned delta, int width = 32)
+{
+    return emu::shfl(mask, v, width, emu::shfl_src_down, (int)delta);
+}
+template <typename V> inline V __shfl_xor_sync(unsigned mask, V v, int lanemask, int width = 32)
+{
+    return emu::shfl(mask, v, width, emu::shfl_src_xor, lanemask);
+}
 
 /* read-only cached load: a plain load, with the alignment check the
    hardware's vector loads imply */
@@ -506,15 +568,37 @@ template <typename T> inline T __ldg(const T *p)
 #define gridDim (emu::ctx().gdim)
 inline void __syncthreads() { emu::syncthreads(); }
 
+namespace emu {
+/* device allocations: base -> bytes, for cudaPointerGetAttributes */
+inline std::map<uintptr_t, size_t> &allocs() { static std::map<uintptr_t, size_t> m; return m; }
+inline bool is_device(const void *p)
+{
+    auto &m = allocs();
+    auto it = m.upper_bound((uintptr_t)p);
+    if (it == m.begin()) return false;
+    --it;
+    return (uintptr_t)p < it->first + (it->second ? it->second : 1);
+}
+} /* namespace emu */
+
 inline cudaError_t cudaMalloc(void **p, size_t n)
 {
-    *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
+    /* an H200 holds 141 GB: more is out of memory, as on the device */
+    if (n > ((size_t)141 << 30)) return *p = nullptr, cudaErrorMemoryAllocation;
+    *p = aligned_alloc(256, ((n ? n : 1) + 255) & ~(size_t)255);
     if (!*p) return cudaErrorMemoryAllocation;
     memset(*p, 0xff, n);
+    emu::allocs()[(uintptr_t)*p] = n;
     return cudaSuccess;
 }
 template <typename T> inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
-inline cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+inline cudaError_t cudaFree(void *p)
+{
+    if (!p) return cudaSuccess;
+    if (!emu::allocs().erase((uintptr_t)p)) emu::fail("cudaFree of a pointer cudaMalloc did not return");
+    free(p);
+    return cudaSuccess;
+}
 /* n == 0 is valid in CUDA, with any pointers (memmove/memset want non-null) */
 inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { if (n) memmove(d, s, n); return cudaSuccess; }
 inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t = 0) { if (n) memmove(d, s, n); return cudaSuccess; }
@@ -527,10 +611,74 @@ inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
 inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int)
 {
-    *v = a == cudaDevAttrMultiProcessorCount ? (getenv("EMU_SMS") ? atoi(getenv("EMU_SMS")) : 132) : 0;
+    *v = a == cudaDevAttrMultiProcessorCount ? (getenv("EMU_SMS") ? atoi(getenv("EMU_SMS")) : 132)
+       : a == cudaDevAttrComputeCapabilityMajor ? 9 : 0;
     return cudaSuccess;
 }
-inline const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : "emulated error"; }
+inline const char *cudaGetErrorString(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    }
+    return "unknown error";
+}
+inline const char *cudaGetErrorName(cudaError_t e)
+{
+    switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    }
+    return "cudaErrorUnknown";
+}
+
+/* The runtime calls of the plugin's glue (src/cuda/plugin.cu), for the
+   emulated plugin (tests/libnla-cuda-emu.so): one device of compute
+   capability 9.0; streams and events are tokens (every call completes
+   when it returns); pinned memory is host memory; a pointer is device
+   memory when it lies in a cudaMalloc block. */
+struct CUevent_st { int dummy; };
+typedef struct CUevent_st *cudaEvent_t;
+enum { cudaStreamNonBlocking = 1, cudaHostAllocDefault = 0, cudaEventDisableTiming = 2 };
+enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
+struct cudaPointerAttributes { cudaMemoryType type; int device; void *devicePointer, *hostPointer; };
+inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
+{
+    static struct CUstream_st *token = reinterpret_cast<struct CUstream_st *>(new char[1]);
+    *s = token;
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { *e = new CUevent_st(); return cudaSuccess; }
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
+inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned) { *p = malloc(n ? n : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
+inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *s, size_t spitch, size_t width, size_t rows,
+                                     cudaMemcpyKind, cudaStream_t = 0)
+{
+    if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
+    for (size_t r = 0; r < rows; r++) memmove((char *)d + r * dpitch, (const char *)s + r * spitch, width);
+    return cudaSuccess;
+}
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
+{
+    memset(a, 0, sizeof *a);
+    a->type = emu::is_device(p) ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
+    return cudaSuccess;
+}
 template <typename F> inline cudaError_t cudaFuncSetAttribute(F *fn, cudaFuncAttribute, int v)
 {
     if (v > 227 * 1024) return cudaErrorInvalidValue;

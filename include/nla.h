@@ -256,9 +256,21 @@ NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *
 /* ----------------------------------------------------------- Frank-Wolfe */
 
 /* Frank-Wolfe (conditional gradient) minimization of a smooth convex f over
-   a compact convex set C, double precision, on the CPU: a CPU context, or
-   an AUTO context (which keeps it on the CPU even where it holds CUDA);
-   NLA_ENOTSUP on a CUDA context.  Three objects, each created and destroyed here:
+   a compact convex set C, double precision.  Where nla_fw_solve runs:
+     - a CPU context: the CPU;
+     - a CUDA context: the whole loop on the device, for a built-in
+       objective over a simplex, an L1 or L-inf ball or a box with vanilla
+       steps (any step rule); its arrays and x may be host memory (copied
+       to the device once per solve) or device memory; anything else is
+       NLA_ENOTSUP, naming what the device loop lacks;
+     - an AUTO context: the device loop when the objective's arrays or x
+       are device memory (NLA_ENOTSUP if it cannot run that solve), the
+       CPU otherwise.
+   The device loop takes the CPU's steps (its sums are only ordered
+   differently): one record of a few scalars crosses to the host per
+   iteration, and x_t too when there is a callback.  nla_fw_set_lmo and
+   nla_fw_objective_eval run on the CPU only (NLA_ENOTSUP on a CUDA
+   context).  Three objects, each created and destroyed here:
      - a feasible set (nla_fw_set) with its linear minimization oracle (LMO)
        v = argmin_{v in C} <g, v>;
      - an objective (nla_fw_objective): a callback, or a built-in quadratic

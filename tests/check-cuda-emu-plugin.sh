@@ -4,8 +4,8 @@
 # GPU and no nvcc are used.  tests/libnla-cuda-emu.so is src/cuda/plugin.cu
 # and every kernel file compiled by the host C++ compiler against the
 # emulation; test_cuda runs its device tests (NLA_TEST_CUDA_QUICK sizes)
-# against it, so staging, device pointers, AUTO placement and error
-# reporting are compared with the CPU backend.  This
+# against it, so staging, device pointers, AUTO placement, error reporting
+# and Frank-Wolfe's device loop are compared with the CPU backend.  This
 # checks the plugin's and the kernels' logic, not nvcc's code or the
 # hardware (tools/gpu-check.sh does that on a GPU).  Skipped (77) when
 # configure found no C++17 compiler for the emulation.

@@ -8,6 +8,8 @@
  * NLA_MOCK_NODEVICE=1 makes it report that no device is present.
  * NLA_MOCK_FFT_FAIL=1 gives it FFT plans whose every execution fails with
  * a device error and a reason, the path of a CUDA error string.
+ * NLA_MOCK_FW_FAIL=1 gives it a Frank-Wolfe loop that reports one
+ * iteration and then fails the same way.
  * Its "device memory" is the inner CPU context's memory; it remembers what
  * it allocated so that is_device_ptr can tell it from other host memory,
  * as the CUDA plugin does, and the AUTO front end's routing can be tested.
@@ -162,7 +164,22 @@ static void mock_fft_destroy(void *impl)
     free(impl);
 }
 
-#define MOCK_TABLE(FFT_PLAN, FFT_EXECUTE, FFT_DESTROY)                         \
+/* a Frank-Wolfe loop that fails on the device after its first report
+   (which the hook may answer with "stop": the failure comes first) */
+static nla_status mock_fw_solve(const nla_exec *ex, const nla_fw_dev_problem *p, double *x,
+                                double *xhost, nla_fw_dev_hook hook, void *user)
+{
+    nla_fw_dev_iter it = { 0, 1.0, 1.0, 0.5, 1, 0, xhost };
+    (void)p;
+    (void)x;
+    if (xhost)
+        xhost[0] = 42;
+    (void)hook(user, &it);
+    snprintf(ex->msg, ex->msglen, "mock plugin: the Frank-Wolfe loop failed on the device");
+    return NLA_EDEVICE;
+}
+
+#define MOCK_TABLE(FFT_PLAN, FFT_EXECUTE, FFT_DESTROY, FW)                     \
     {                                                                          \
         .abi = MOCK_ABI, .name = "cuda", .available = mock_available,          \
         .ctx_init = mock_init, .ctx_fini = mock_fini, .mem_alloc = mock_alloc, \
@@ -172,10 +189,13 @@ static void mock_fft_destroy(void *impl)
         .sspmv = mock_sspmv, .dgemm = mock_dgemm, .sgemm = mock_sgemm,         \
         .fft_plan = FFT_PLAN, .fft_execute = FFT_EXECUTE,                      \
         .fft_destroy = FFT_DESTROY, .is_device_ptr = mock_is_device_ptr,       \
+        .fw_solve = FW,                                                        \
     }
-static const struct nla_backend_ops mock_ops = MOCK_TABLE(NULL, NULL, NULL);
+static const struct nla_backend_ops mock_ops = MOCK_TABLE(NULL, NULL, NULL, NULL);
 static const struct nla_backend_ops mock_ops_fftfail =
-    MOCK_TABLE(mock_fft_plan, mock_fft_execute, mock_fft_destroy);
+    MOCK_TABLE(mock_fft_plan, mock_fft_execute, mock_fft_destroy, NULL);
+static const struct nla_backend_ops mock_ops_fwfail =
+    MOCK_TABLE(NULL, NULL, NULL, mock_fw_solve);
 
 int nla_plugin_abi(void);
 const struct nla_backend_ops *nla_plugin_ops(void);
@@ -187,6 +207,8 @@ int nla_plugin_abi(void)
 
 const struct nla_backend_ops *nla_plugin_ops(void)
 {
-    const char *e = getenv("NLA_MOCK_FFT_FAIL");
+    const char *e = getenv("NLA_MOCK_FFT_FAIL"), *f = getenv("NLA_MOCK_FW_FAIL");
+    if (f && strcmp(f, "1") == 0)
+        return &mock_ops_fwfail;
     return e && strcmp(e, "1") == 0 ? &mock_ops_fftfail : &mock_ops;
 }

@@ -354,6 +354,385 @@ Test(cuda, fft_plan_from_threads, .init = use_plugin)
     free(want);
 }
 
+/* ------------------------------------------------------------ Frank-Wolfe */
+
+/* One problem for the device loop: every built-in objective kind over every
+   set the device LMO handles, its arrays on the host or in device memory. */
+enum { FW_M = 45, FW_N = 30, FW_KL = 3, FW_KU = 2 };
+#define FW_OBJS 7
+#define FW_SETS 5
+
+struct fw_prob {
+    double a[FW_M * FW_N], b[FW_M], c[FW_N], lo[FW_N], hi[FW_N], x0[FW_N];
+    void *dev[3];            /* device copies of a, b|c, x when on the device */
+    nla_fw_objective *obj;
+    nla_fw_set *set;
+};
+
+static const char *const fw_obj_names[FW_OBJS] = { "lsq", "lsq_band", "lsq_packed(U)",
+                                                   "quad", "quad_band", "quad_packed(L)",
+                                                   "lsq_packed(L)" };
+static const char *const fw_set_names[FW_SETS] = { "prob_simplex", "unit_simplex", "l1_ball",
+                                                   "linf_ball", "box" };
+
+/* Q = B'B + I in the storage of objective kind k (dense, band k=FW_KL, packed) */
+static void fw_spd(double *q, int k, uint64_t seed)
+{
+    double bm[FW_N * FW_N], full[FW_N * FW_N];
+    ref_fill(bm, FW_N * FW_N, seed);
+    for (int i = 0; i < FW_N; i++)
+        for (int j = 0; j < FW_N; j++) {
+            double s = i == j ? FW_N : 0;
+            for (int l = 0; l < FW_N; l++)
+                s += bm[l + i * FW_N] * bm[l + j * FW_N] / FW_N;
+            full[i + j * FW_N] = s;
+        }
+    for (int j = 0, p = 0; j < FW_N; j++)
+        for (int i = 0; i < FW_N; i++) {
+            if (k == 3)
+                q[i + j * FW_N] = full[i + j * FW_N];
+            else if (k == 4 && abs(i - j) <= FW_KL)
+                q[FW_KL + i - j + j * (2 * FW_KL + 1)] = full[i + j * FW_N] +
+                                                         (i == j ? FW_N : 0);
+            else if (k == 5 && i >= j)
+                q[p++] = full[i + j * FW_N];
+        }
+}
+
+/* the problem (objective k, set s); device: a, b or c and x0 in device memory */
+static void fw_prob_make(nla_context *gpu, struct fw_prob *p, int k, int s, int device)
+{
+    const double r = 0.8;
+    memset(p, 0, sizeof *p);
+    ref_fill(p->a, FW_M * FW_N, 11 + (uint64_t)k);
+    ref_fill(p->b, FW_M, 12);
+    ref_fill(p->c, FW_N, 13);
+    if (k >= 3 && k <= 5)
+        fw_spd(p->a, k, 14);
+    for (int i = 0; i < FW_N; i++) {
+        p->lo[i] = -0.3 - 0.01 * i;
+        p->hi[i] = 0.2 + 0.02 * i;
+        p->x0[i] = s == 0 ? (i == 3 ? r : 0) : s == 4 ? 0.5 * (p->lo[i] + p->hi[i]) : 0;
+    }
+    if (device) {
+        size_t an = k == 1 ? (FW_KL + FW_KU + 1) * FW_N : k == 4 ? (2 * FW_KL + 1) * FW_N
+                    : k == 2 || k == 5 || k == 6 ? FW_N * (FW_N + 1) / 2 : FW_M * FW_N;
+        p->dev[0] = dev_copy(gpu, p->a, an * sizeof(double));
+        p->dev[1] = k >= 3 && k <= 5 ? dev_copy(gpu, p->c, sizeof p->c)
+                                     : dev_copy(gpu, p->b, sizeof p->b);
+        p->dev[2] = dev_copy(gpu, p->x0, sizeof p->x0);
+    }
+    const double *a = device ? p->dev[0] : p->a;
+    const double *bc = device ? p->dev[1] : k >= 3 && k <= 5 ? p->c : p->b;
+    nla_status st = NLA_EINVAL;
+    switch (k) {
+    case 0: st = nla_fw_objective_create_lsq(&p->obj, FW_M, FW_N, a, FW_M, bc); break;
+    case 1:
+        st = nla_fw_objective_create_lsq_band(&p->obj, FW_M, FW_N, FW_KL, FW_KU, a,
+                                              FW_KL + FW_KU + 1, bc);
+        break;
+    case 2: st = nla_fw_objective_create_lsq_packed(&p->obj, NLA_UPPER, FW_N, a, bc); break;
+    case 3: st = nla_fw_objective_create_quad(&p->obj, FW_N, a, FW_N, bc); break;
+    case 4: st = nla_fw_objective_create_quad_band(&p->obj, FW_N, FW_KL, a, 2 * FW_KL + 1, bc); break;
+    case 5: st = nla_fw_objective_create_quad_packed(&p->obj, NLA_LOWER, FW_N, a, bc); break;
+    case 6: st = nla_fw_objective_create_lsq_packed(&p->obj, NLA_LOWER, FW_N, a, bc); break;
+    }
+    cr_assert_eq(st, NLA_OK, "%s", nla_last_error());
+    switch (s) {
+    case 0: st = nla_fw_set_create_prob_simplex(&p->set, FW_N, r); break;
+    case 1: st = nla_fw_set_create_unit_simplex(&p->set, FW_N, r); break;
+    case 2: st = nla_fw_set_create_l1_ball(&p->set, FW_N, r); break;
+    case 3: st = nla_fw_set_create_linf_ball(&p->set, FW_N, 0.25); break;
+    case 4: st = nla_fw_set_create_box(&p->set, FW_N, p->lo, p->hi); break;
+    }
+    cr_assert_eq(st, NLA_OK, "%s", nla_last_error());
+}
+
+static void fw_prob_free(nla_context *gpu, struct fw_prob *p)
+{
+    for (int i = 0; i < 3; i++)
+        nla_free(gpu, p->dev[i]);
+    nla_fw_objective_destroy(p->obj);
+    nla_fw_set_destroy(p->set);
+}
+
+/* Solve on gpu (x in device memory when the problem is) and on the CPU
+   from the same start; the two runs take the same steps, so everything
+   they report must agree up to the rounding of sums taken in another
+   order. */
+static void fw_compare(nla_context *gpu, struct fw_prob *p, const nla_fw_options *opt,
+                       const char *what)
+{
+    nla_context *cpu = ref_cpu_context();
+    double xg[FW_N], xc[FW_N];
+    nla_fw_result rg, rc;
+    nla_status sg, sc;
+    double scale = 1;
+
+    memcpy(xc, p->x0, sizeof xc);
+    sc = nla_fw_solve(cpu, p->obj, p->set, opt, xc, &rc);
+    if (p->dev[2]) {
+        sg = nla_fw_solve(gpu, p->obj, p->set, opt, p->dev[2], &rg);
+        cr_assert_eq(nla_download(gpu, xg, p->dev[2], sizeof xg), NLA_OK);
+    } else {
+        memcpy(xg, p->x0, sizeof xg);
+        sg = nla_fw_solve(gpu, p->obj, p->set, opt, xg, &rg);
+    }
+    cr_assert_eq(nla_context_last_backend(gpu), NLA_BACKEND_CUDA, "%s", what);
+    cr_assert_eq(sg, sc, "%s: %s on CUDA (%s), %s on the CPU", what, nla_strerror(sg),
+                 nla_context_error(gpu), nla_strerror(sc));
+    cr_assert_eq(rg.stop, rc.stop, "%s: stop %d, CPU %d", what, rg.stop, rc.stop);
+    cr_assert_eq(rg.iterations, rc.iterations, "%s: %lld iterations, CPU %lld", what,
+                 (long long)rg.iterations, (long long)rc.iterations);
+    cr_assert_eq(rg.active_set_size, 0);
+    for (int i = 0; i < FW_N; i++)
+        scale = fmax(scale, fabs(xc[i]));
+    cr_assert_leq(ref_max_diff(xg, xc, FW_N), 1e-9 * scale, "%s: x differs by %g", what,
+                  ref_max_diff(xg, xc, FW_N));
+    cr_assert_leq(fabs(rg.f - rc.f), 1e-10 * fmax(1, fabs(rc.f)), "%s: f %.17g, CPU %.17g",
+                  what, rg.f, rc.f);
+    cr_assert_leq(fabs(rg.gap - rc.gap), 1e-9 * fmax(1, fabs(rc.f)),
+                  "%s: gap %.17g, CPU %.17g", what, rg.gap, rc.gap);
+    cr_assert_leq(fabs(rg.best_gap - rc.best_gap), 1e-9 * fmax(1, fabs(rc.f)), "%s", what);
+    nla_context_destroy(cpu);
+}
+
+/* every objective kind, set and step rule, host and device data */
+Test(cuda, fw_matches_cpu, .init = use_plugin, .timeout = 600)
+{
+    static const nla_fw_step_rule rules[] = { NLA_FW_AGNOSTIC, NLA_FW_SHORT_STEP, NLA_FW_EXACT,
+                                              NLA_FW_ADAPTIVE };
+    nla_context *gpu = need_device();
+    nla_fw_options *opt = NULL;
+    char what[160];
+    int iters = quick() ? 40 : 150;
+
+    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_tol(opt, 1e-12), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_max_iter(opt, iters), NLA_OK);
+    for (int k = 0; k < FW_OBJS; k++)
+        for (int s = 0; s < FW_SETS; s++)
+            for (int v = 0; v < 2; v++) {
+                const int rule = (k + s + 2 * v) % 4, device = (k + s + v) % 2;
+                struct fw_prob p;
+                /* L for the short step: an upper bound on the curvature */
+                cr_assert_eq(nla_fw_options_set_step(opt, rules[rule],
+                                                     rules[rule] == NLA_FW_SHORT_STEP ? 400
+                                                                                      : 0),
+                             NLA_OK);
+                fw_prob_make(gpu, &p, k, s, device);
+                snprintf(what, sizeof what, "%s over %s, rule %d, %s data", fw_obj_names[k],
+                         fw_set_names[s], rule, device ? "device" : "host");
+                fw_compare(gpu, &p, opt, what);
+                fw_prob_free(gpu, &p);
+            }
+    nla_fw_options_destroy(opt);
+    nla_context_destroy(gpu);
+}
+
+/* Ties: f = |x|^2 - sum x (Q = 2I in band storage, c = -1) from a vertex
+   has a gradient with equal entries, so the LMO's choice is its tie rule
+   (the lowest index).  n > 128 blocks of 256 threads puts ties in one
+   thread's entries, across threads and across blocks. */
+Test(cuda, fw_ties_lowest_index, .init = use_plugin, .timeout = 600)
+{
+    enum { N = 33000 };
+    nla_context *gpu = need_device(), *cpu = ref_cpu_context();
+    double *q = malloc(N * sizeof(double)), *c = malloc(N * sizeof(double));
+    double *xg = calloc(N, sizeof(double)), *xc = calloc(N, sizeof(double));
+    nla_fw_objective *obj = NULL;
+    nla_fw_options *opt = NULL;
+    nla_fw_result rg, rc;
+
+    cr_assert(q && c && xg && xc);
+    for (int i = 0; i < N; i++) {
+        q[i] = 2;
+        c[i] = -1;
+    }
+    cr_assert_eq(nla_fw_objective_create_quad_band(&obj, N, 0, q, 1, c), NLA_OK);
+    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_max_iter(opt, 5), NLA_OK);
+    /* the unit simplex shares the prob simplex's reduction */
+    for (int s = 0; s < 3; s += 2) {
+        nla_fw_set *set = NULL;
+        cr_assert_eq(s == 0 ? nla_fw_set_create_prob_simplex(&set, N, 1)
+                            : nla_fw_set_create_l1_ball(&set, N, 1), NLA_OK);
+        memset(xg, 0, N * sizeof(double));
+        xg[N - 7] = 1;
+        memcpy(xc, xg, N * sizeof(double));
+        cr_assert_eq(nla_fw_solve(cpu, obj, set, opt, xc, &rc), NLA_EMAXITER);
+        cr_assert_eq(nla_fw_solve(gpu, obj, set, opt, xg, &rg), NLA_EMAXITER, "%s",
+                     nla_context_error(gpu));
+        cr_assert_eq(rg.iterations, rc.iterations);
+        /* the CPU put weight on e_0 .. e_4 (and e_{N-7}) */
+        cr_assert_gt(xc[0], 0);
+        cr_assert_leq(ref_max_diff(xg, xc, N), 1e-12, "%s: x differs by %g",
+                      fw_set_names[s], ref_max_diff(xg, xc, N));
+        nla_fw_set_destroy(set);
+    }
+    nla_fw_options_destroy(opt);
+    nla_fw_objective_destroy(obj);
+    free(q);
+    free(c);
+    free(xg);
+    free(xc);
+    nla_context_destroy(gpu);
+    nla_context_destroy(cpu);
+}
+
+/* The callback sees the same iterates (on the host) as on the CPU and can
+   stop the solve; verbose rows; the time limit; NaN at the start. */
+struct fw_trace {
+    int64_t n;
+    double f[64], gap[64], gamma[64], x3[64];
+    int stop_at;
+};
+
+static int fw_trace_cb(const nla_fw_state *st, void *user)
+{
+    struct fw_trace *tr = user;
+    if (st->t < 64) {
+        tr->f[st->t] = st->f;
+        tr->gap[st->t] = st->gap;
+        tr->gamma[st->t] = st->gamma;
+        tr->x3[st->t] = st->x[3];
+    }
+    tr->n = st->t + 1;
+    cr_assert_eq(st->type, NLA_FW_STEP_FW);
+    return st->t == tr->stop_at;
+}
+
+static int count_lines(FILE *f)
+{
+    int n = 0, ch;
+    rewind(f);
+    while ((ch = fgetc(f)) != EOF)
+        n += ch == '\n';
+    return n;
+}
+
+Test(cuda, fw_callback_verbose_numeric, .init = use_plugin, .timeout = 600)
+{
+    nla_context *gpu = need_device(), *cpu = ref_cpu_context();
+    nla_fw_options *opt = NULL;
+    struct fw_prob p;
+    struct fw_trace tg, tc;
+    nla_fw_result rg, rc;
+    double xg[FW_N], xc[FW_N];
+    FILE *vg = tmpfile(), *vc = tmpfile();
+
+    cr_assert(vg && vc);
+    fw_prob_make(gpu, &p, 0, 0, 1);
+    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_step(opt, NLA_FW_EXACT, 0), NLA_OK);
+    memset(&tg, 0, sizeof tg);
+    memset(&tc, 0, sizeof tc);
+    tg.stop_at = tc.stop_at = 17;
+    cr_assert_eq(nla_fw_options_set_callback(opt, fw_trace_cb, &tg), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_verbose(opt, vg, 5), NLA_OK);
+    memcpy(xg, p.x0, sizeof xg);
+    cr_assert_eq(nla_fw_solve(gpu, p.obj, p.set, opt, xg, &rg), NLA_OK, "%s",
+                 nla_context_error(gpu));
+    cr_assert_eq(nla_fw_options_set_callback(opt, fw_trace_cb, &tc), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_verbose(opt, vc, 5), NLA_OK);
+    memcpy(xc, p.x0, sizeof xc);
+    cr_assert_eq(nla_fw_solve(cpu, p.obj, p.set, opt, xc, &rc), NLA_OK);
+    cr_assert_eq(rg.stop, NLA_FW_STOP_CALLBACK);
+    cr_assert_eq(rc.stop, NLA_FW_STOP_CALLBACK);
+    cr_assert_eq(rg.iterations, 17);
+    cr_assert_eq(tg.n, 18);
+    cr_assert_eq(tc.n, 18);
+    for (int t = 0; t < 18; t++) {
+        cr_assert_leq(fabs(tg.f[t] - tc.f[t]), 1e-10 * fmax(1, fabs(tc.f[t])), "t=%d", t);
+        cr_assert_leq(fabs(tg.gap[t] - tc.gap[t]), 1e-9 * fmax(1, fabs(tc.f[t])), "t=%d", t);
+        cr_assert_leq(fabs(tg.gamma[t] - tc.gamma[t]), 1e-9, "t=%d", t);
+        cr_assert_leq(fabs(tg.x3[t] - tc.x3[t]), 1e-9, "t=%d: x_3 %g, CPU %g", t, tg.x3[t],
+                      tc.x3[t]);
+    }
+    cr_assert_leq(ref_max_diff(xg, xc, FW_N), 1e-9);
+    /* header, rows at t = 0, 5, 10, 15, "last" */
+    cr_assert_eq(count_lines(vg), count_lines(vc));
+    cr_assert_eq(count_lines(vg), 6);
+    /* a NaN in b: f(x0) is NaN, x is x0, no step taken */
+    nla_fw_objective_destroy(p.obj);
+    p.b[5] = NAN;
+    cr_assert_eq(nla_fw_objective_create_lsq(&p.obj, FW_M, FW_N, p.a, FW_M, p.b), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_callback(opt, NULL, NULL), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_verbose(opt, NULL, 1), NLA_OK);
+    memcpy(xg, p.x0, sizeof xg);
+    cr_assert_eq(nla_fw_solve(gpu, p.obj, p.set, opt, xg, &rg), NLA_ENUMERIC);
+    cr_assert_eq(rg.stop, NLA_FW_STOP_NUMERIC);
+    cr_assert_eq(rg.iterations, 0);
+    cr_assert_eq(memcmp(xg, p.x0, sizeof xg), 0);
+    fclose(vg);
+    fclose(vc);
+    nla_fw_options_destroy(opt);
+    fw_prob_free(gpu, &p);
+    nla_context_destroy(gpu);
+    nla_context_destroy(cpu);
+}
+
+/* What the device loop does not run: NLA_ENOTSUP naming why, x untouched.
+   AUTO: host data stays on the CPU, device data runs on CUDA. */
+static double fw_user_f(int64_t n, const double *x, double *g, void *u)
+{
+    double f = 0;
+    (void)u;
+    for (int64_t i = 0; i < n; i++) {
+        f += 0.5 * x[i] * x[i];
+        if (g)
+            g[i] = x[i];
+    }
+    return f;
+}
+
+Test(cuda, fw_unsupported_and_auto, .init = use_plugin, .timeout = 600)
+{
+    nla_context *gpu = need_device(), *autoc = NULL;
+    nla_fw_options *opt = NULL;
+    nla_fw_objective *user = NULL;
+    nla_fw_set *ks = NULL;
+    struct fw_prob p;
+    double x[FW_N], keep[FW_N];
+    nla_fw_result res;
+
+    fw_prob_make(gpu, &p, 0, 0, 0);
+    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    memcpy(x, p.x0, sizeof x);
+    memcpy(keep, x, sizeof x);
+    cr_assert_eq(nla_fw_objective_create_user(&user, FW_N, fw_user_f, NULL), NLA_OK);
+    cr_assert_eq(nla_fw_solve(gpu, user, p.set, opt, x, &res), NLA_ENOTSUP);
+    cr_assert(strstr(nla_context_error(gpu), "user objective"), "%s", nla_context_error(gpu));
+    cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_AWAY), NLA_OK);
+    cr_assert_eq(nla_fw_solve(gpu, p.obj, p.set, opt, x, &res), NLA_ENOTSUP);
+    cr_assert(strstr(nla_context_error(gpu), "away"), "%s", nla_context_error(gpu));
+    cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_VANILLA), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_ksparse(&ks, FW_N, 2, 0.5), NLA_OK);
+    memset(x, 0, sizeof x);
+    cr_assert_eq(nla_fw_solve(gpu, p.obj, ks, opt, x, &res), NLA_ENOTSUP);
+    cr_assert(strstr(nla_context_error(gpu), "K-sparse"), "%s", nla_context_error(gpu));
+    memcpy(x, p.x0, sizeof x);
+    /* AUTO */
+    cr_assert_eq(nla_context_create(&autoc, NLA_BACKEND_AUTO), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_max_iter(opt, 20), NLA_OK);
+    cr_assert_eq(nla_fw_solve(autoc, p.obj, p.set, opt, x, &res), NLA_EMAXITER);
+    cr_assert_eq(nla_context_last_backend(autoc), NLA_BACKEND_CPU);
+    cr_assert_eq(nla_fw_solve(autoc, user, p.set, opt, keep, &res), NLA_EMAXITER);
+    cr_assert_eq(nla_context_last_backend(autoc), NLA_BACKEND_CPU);
+    fw_prob_free(gpu, &p);
+    fw_prob_make(autoc, &p, 0, 0, 1);
+    fw_compare(autoc, &p, opt, "AUTO, device data");
+    /* device data with what only the CPU runs: refused, not read on the host */
+    cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_PAIRWISE), NLA_OK);
+    cr_assert_eq(nla_fw_solve(autoc, p.obj, p.set, opt, p.dev[2], &res), NLA_ENOTSUP);
+    fw_prob_free(autoc, &p);
+    nla_fw_set_destroy(ks);
+    nla_fw_objective_destroy(user);
+    nla_fw_options_destroy(opt);
+    nla_context_destroy(autoc);
+    nla_context_destroy(gpu);
+}
+
 /* ---------------------------------------------------------------- main */
 
 /* When every test was skipped (no plugin, or no device and a GPU-only

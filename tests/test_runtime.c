@@ -66,6 +66,12 @@ static void with_mock_fftfail(void)
     setenv("NLA_MOCK_FFT_FAIL", "1", 1);
 }
 
+static void with_mock_fwfail(void)
+{
+    with_mock();
+    setenv("NLA_MOCK_FW_FAIL", "1", 1);
+}
+
 static void env_backend_cpu_with_mock(void)
 {
     with_mock();
@@ -439,6 +445,77 @@ Test(plugin, fft_failure_carries_the_backend_reason, .init = with_mock_fftfail)
         cr_assert_eq(out[i], -7, "out[%d] was written", i);
     nla_fft_plan_destroy(plan);
     nla_context_destroy(ctx);
+}
+
+/* Frank-Wolfe on a backend: a solve the backend has no loop for is
+   NLA_ENOTSUP; one whose loop fails mid-way is NLA_EDEVICE with the
+   backend's reason.  Neither writes x or res. */
+struct fw_small {
+    double a[6], b[3], x[2];
+    nla_fw_objective *obj;
+    nla_fw_set *set;
+    nla_fw_options *opt;
+    nla_fw_result res;
+    int seen;
+};
+
+static int fw_seen_cb(const nla_fw_state *st, void *user)
+{
+    *(int *)user += 1;
+    cr_assert_eq(st->x[0], 42.0, "the callback sees the backend's x_t");
+    return 0;
+}
+
+static nla_status fw_small_solve(struct fw_small *p, nla_context **ctx)
+{
+    const double a[6] = { 1, 2, 3, 4, 5, 6 }, b[3] = { 1, 0, 1 };
+    memcpy(p->a, a, sizeof a);
+    memcpy(p->b, b, sizeof b);
+    p->x[0] = 1;
+    p->x[1] = 0;
+    p->seen = 0;
+    memset(&p->res, 0x5a, sizeof p->res);
+    cr_assert_eq(nla_fw_objective_create_lsq(&p->obj, 3, 2, p->a, 3, p->b), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_prob_simplex(&p->set, 2, 1), NLA_OK);
+    cr_assert_eq(nla_fw_options_create(&p->opt), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_callback(p->opt, fw_seen_cb, &p->seen), NLA_OK);
+    cr_assert_eq(nla_context_create(ctx, NLA_BACKEND_CUDA), NLA_OK, "%s", nla_last_error());
+    return nla_fw_solve(*ctx, p->obj, p->set, p->opt, p->x, &p->res);
+}
+
+static void fw_small_done(struct fw_small *p, nla_context *ctx)
+{
+    cr_assert(p->x[0] == 1 && p->x[1] == 0, "x was written");
+    cr_assert_eq(p->res.iterations, (int64_t)0x5a5a5a5a5a5a5a5a, "res was written");
+    nla_context_destroy(ctx);
+    nla_fw_options_destroy(p->opt);
+    nla_fw_set_destroy(p->set);
+    nla_fw_objective_destroy(p->obj);
+}
+
+Test(plugin, fw_on_a_backend_without_its_loop, .init = with_mock)
+{
+    struct fw_small p;
+    nla_context *ctx = NULL;
+    nla_status s = fw_small_solve(&p, &ctx);
+    cr_assert_eq(s, NLA_ENOTSUP, "status %d: %s", s, nla_context_error(ctx));
+    cr_assert(strstr(nla_context_error(ctx), "no Frank-Wolfe loop"), "%s",
+              nla_context_error(ctx));
+    cr_assert_eq(p.seen, 0);
+    fw_small_done(&p, ctx);
+}
+
+Test(plugin, fw_failure_carries_the_backend_reason, .init = with_mock_fwfail)
+{
+    struct fw_small p;
+    nla_context *ctx = NULL;
+    nla_status s = fw_small_solve(&p, &ctx);
+    cr_assert_eq(s, NLA_EDEVICE, "status %d: %s", s, nla_context_error(ctx));
+    cr_assert_eq(p.seen, 1, "the hook ran %d times", p.seen);
+    cr_assert(strstr(nla_context_error(ctx), "nla_fw_solve"), "%s", nla_context_error(ctx));
+    cr_assert(strstr(nla_context_error(ctx), "the Frank-Wolfe loop failed on the device"),
+              "%s", nla_context_error(ctx));
+    fw_small_done(&p, ctx);
 }
 
 Test(plugin, not_a_plugin_is_refused, .init = clean_env)

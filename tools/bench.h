@@ -140,7 +140,7 @@ struct bench_cuda_opts {
     int64_t n;                 /* --n, 0: the defaults */
     /* per operation, the precisions to run: bit BENCH_D, bit BENCH_S */
     int gemm, gemv, gbmv, spmv, fft;
-    int fw;                    /* fw named or implied: say it is not run */
+    int fw;                    /* fw named or implied: the device loop's row */
 };
 int bench_cuda_main(const struct bench_cuda_opts *o);
 

@@ -273,7 +273,14 @@ if [ -s "$log/bench.json" ]; then
     printf '%-26s %s (target >= 0.80)\n' "gbmv, spmv / memcpy" "$(summ '.(gbmv|spmv)' memcpy_fraction)"
     printf '%-26s %s\n' "gemv / memcpy" "$(summ '.gemv' memcpy_fraction)"
     printf '%-26s %s (target >= 0.7)\n' "FFT / cuFFT" "$(summ '.fft' ratio)"
-    printf '%-26s %s\n' "Frank-Wolfe" "not measured (runs on the CPU backend only)"
+    printf '%-26s %s\n' "Frank-Wolfe 3000x4000" "$(python3 - "$log/bench.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+v = [r for r in d["rows"] if r["op"] == "dfw" and "nla" in r]
+print("-" if not v else "%.1f us/iteration = %.2f x the time of a cuBLAS dgemv pair (N + T)" %
+      (1e6 / v[0]["nla"]["median"], 1 / v[0]["ratio"]))
+EOF
+)"
 fi
 echo "logs: $log"
 exit $((fails > 0))

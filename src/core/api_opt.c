@@ -33,8 +33,8 @@ static int chk_len(nla_check *ck, const char *name, int64_t n)
     return nla_chk_vector_extent(ck, name, n, 1, sizeof(double));
 }
 
-/* Frank-Wolfe runs on the CPU: a CPU context, or an AUTO context that
-   holds the CPU beside CUDA. */
+/* The LMO and objective entry points run on the CPU: a CPU context, or an
+   AUTO context that holds the CPU beside CUDA (nla_fw_solve routes itself). */
 static int chk_cpu(nla_check *ck, nla_context *ctx)
 {
     if (ctx->backend == NLA_BACKEND_CPU || ctx->cpu_ops)
@@ -530,6 +530,43 @@ NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
 
 /* ----------------------------------------------------------------- solve */
 
+static int dev_ptr(nla_context *ctx, const void *p)
+{
+    return p && ctx->ops->is_device_ptr && ctx->ops->is_device_ptr(ctx->state, p);
+}
+
+/* Where a solve runs: the backend's own loop on a CUDA context, and on an
+   AUTO context holding CUDA when the objective's arrays or x are device
+   memory; the CPU otherwise. */
+static int fw_on_backend(nla_context *ctx, const nla_fw_objective *obj, const double *x)
+{
+    if (ctx->backend == NLA_BACKEND_CPU)
+        return 0;
+    if (!ctx->cpu_ops)
+        return 1;
+    return dev_ptr(ctx, obj->op.a) || dev_ptr(ctx, obj->b) || dev_ptr(ctx, obj->c) ||
+           dev_ptr(ctx, x);
+}
+
+/* x as the host can read it: x itself, or (device memory) a downloaded
+   copy in *out (NULL on ENOMEM, with NLA_OK: the caller reports it). */
+static nla_status x_readable(nla_context *ctx, const double *x, int64_t n, double **out)
+{
+    nla_exec ex;
+    nla_status s;
+    *out = (double *)x;
+    if (!dev_ptr(ctx, x))
+        return NLA_OK;
+    if (!(*out = malloc((size_t)n * sizeof(double))))
+        return NLA_OK;
+    nla_exec_init(&ex, ctx);
+    if ((s = ctx->ops->download(&ex, *out, x, (size_t)n * sizeof(double))) != NLA_OK) {
+        free(*out);
+        return nla_exec_done(ctx, "nla_fw_solve", s);
+    }
+    return NLA_OK;
+}
+
 NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
                                 const nla_fw_set *set, const nla_fw_options *opt,
                                 double *x, nla_fw_result *res)
@@ -537,12 +574,14 @@ NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
     static const char fn[] = "nla_fw_solve";
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
     nla_fw_options defaults;
-    char why[160];
-    int bad;
+    nla_fw_dev_problem prob;
+    char why[200];
+    double *xh;
+    nla_status s;
+    int bad, dev;
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "obj", obj, 1) ||
-        nla_chk_ptr(&ck, "set", set, 1) || nla_chk_ptr(&ck, "x", x, 1) ||
-        chk_cpu(&ck, ctx))
+        nla_chk_ptr(&ck, "set", set, 1) || nla_chk_ptr(&ck, "x", x, 1))
         return ck.status;
     if (obj->n != set->n)
         return nla_chk_fail(&ck, "obj (dimension %lld) and set (dimension %lld) differ",
@@ -554,11 +593,25 @@ NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
     if (opt->rule == NLA_FW_EXACT && obj->kind == FW_OBJ_USER)
         return nla_chk_fail(&ck, "opt: the exact line search needs a built-in objective, "
                         "obj is a user callback"), ck.status;
-    bad = fw_set_infeasible(set, x, why, sizeof why);
+    dev = fw_on_backend(ctx, obj, x);
+    if (dev) {
+        if (!ctx->ops->fw_solve)
+            return nla_fail(ctx, NLA_ENOTSUP, fn, "ctx: the %s backend has no Frank-Wolfe "
+                            "loop", nla_backend_name(ctx->backend));
+        if (fw_dev_problem(obj, set, opt, &prob, why, sizeof why))
+            return nla_fail(ctx, NLA_ENOTSUP, fn, "ctx: Frank-Wolfe on %s runs built-in "
+                            "objectives over simplices, L1/L-inf balls and boxes, vanilla "
+                            "steps; %s", nla_backend_name(ctx->backend), why);
+    }
+    if ((s = x_readable(ctx, x, set->n, &xh)) != NLA_OK)
+        return s;
+    bad = xh ? fw_set_infeasible(set, xh, why, sizeof why) : -1;
+    if (xh != x)
+        free(xh);
     if (bad < 0)
         return nla_fail(ctx, NLA_ENOMEM, fn, "cannot allocate the feasibility test");
     if (bad)
         return nla_chk_fail(&ck, "x is not in the feasible set: %s", why), ck.status;
     nla_ok(ctx);
-    return fw_solve(ctx, obj, set, opt, x, res);
+    return dev ? fw_solve_backend(ctx, &prob, opt, x, res) : fw_solve(ctx, obj, set, opt, x, res);
 }

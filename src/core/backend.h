@@ -22,8 +22,9 @@
 /* 2: FFT entries added
    3: mem_alloc, upload, download and synchronize take the nla_exec (a
       backend can describe its failure); is_device_ptr added
-   4: fft_execute takes a message buffer (the device's error string) */
-#define NLA_PLUGIN_ABI 4
+   4: fft_execute takes a message buffer (the device's error string)
+   5: fw_solve added (the Frank-Wolfe loop on the backend) */
+#define NLA_PLUGIN_ABI 5
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -53,6 +54,57 @@ typedef struct nla_exec {
                        T alpha, const T *a, int64_t lda, int64_t stride_a,     \
                        const T *b, int64_t ldb, int64_t stride_b, T beta,      \
                        T *c, int64_t ldc, int64_t stride_c, int64_t batch)
+
+/* The Frank-Wolfe loop run whole on a backend (fw_solve below): a built-in
+   quadratic over a set whose LMO is elementwise or one-hot, vanilla steps.
+   It follows src/opt/fw_solve.c step for step: the image w = M x is kept
+   up to date (w += gamma M d, recomputed from x every NLA_FW_REFRESH
+   steps), f and the gradient come from w, and the step rules are the
+   CPU's, with the adaptive rule's constants below. */
+#define NLA_FW_REFRESH 100
+#define NLA_FW_BACKTRACK_MAX 100
+#define NLA_FW_ADAPT_ETA 0.9
+#define NLA_FW_ADAPT_TAU 2.0
+
+typedef enum nla_fw_dev_set {
+    NLA_FW_DEV_PROB_SIMPLEX,   /* r e_i at the first smallest g_i */
+    NLA_FW_DEV_UNIT_SIMPLEX,   /* the same when g_i < 0, else 0 */
+    NLA_FW_DEV_L1,             /* -sign(g_i) r e_i at the first largest |g_i| (+r for 0) */
+    NLA_FW_DEV_LINF,           /* v_i = g_i > 0 ? -r : r */
+    NLA_FW_DEV_BOX             /* v_i = g_i > 0 ? lo_i : hi_i */
+} nla_fw_dev_set;
+
+typedef struct nla_fw_dev_problem {
+    int quad;                  /* 0: f = 1/2 |M x - b|^2, 1: f = 1/2 x'M x + c'x */
+    int op;                    /* 0 dense (ld), 1 band (kl, ku, ld), 2 packed (upper) */
+    int64_t rows, cols, ld, kl, ku;
+    int upper;
+    const double *a;           /* M, as the objective holds it */
+    const double *b;           /* least squares: rows */
+    const double *c;           /* quadratic: cols, or NULL for zero */
+    nla_fw_dev_set set;
+    double r;                  /* radius (simplices, balls) */
+    const double *lo, *hi;     /* box: cols each */
+    nla_fw_step_rule rule;
+    double L;                  /* short step: L; adaptive: first estimate (0: none) */
+} nla_fw_dev_problem;
+
+/* What the loop reports at iteration t, before its step is taken. */
+typedef struct nla_fw_dev_iter {
+    int64_t t;
+    double f, gap, gamma;      /* f(x_t), <g_t, x_t - v_t>, the step's gamma */
+    int finite;                /* f(x_t) and every entry of g_t are finite */
+    int adapt_fail;            /* the adaptive rule found no L (NLA_FW_BACKTRACK_MAX) */
+    const double *x;           /* x_t: on the host when fw_solve was given xhost */
+} nla_fw_dev_iter;
+
+/* The caller's decision on iteration t's report. */
+enum {
+    NLA_FW_DEV_STEP = 0,       /* take the step: x_{t+1} = x_t + gamma d_t */
+    NLA_FW_DEV_STOP = 1,       /* stop; the result is x_t */
+    NLA_FW_DEV_STOP_PREV = 2   /* stop; the result is x_{t-1} (x_0 when t == 0) */
+};
+typedef int (*nla_fw_dev_hook)(void *user, const nla_fw_dev_iter *it);
 
 struct nla_backend_ops {
     int abi;              /* NLA_PLUGIN_ABI */
@@ -101,6 +153,16 @@ struct nla_backend_ops {
        touches such a pointer on this backend.  NULL: all memory is host
        memory.  Must be cheap and thread-safe; p may be NULL. */
     int (*is_device_ptr)(void *state, const void *p);
+
+    /* Frank-Wolfe from the start point x (p->cols doubles, feasible):
+       calls hook once per iteration until it says stop, then writes the
+       result to x and returns NLA_OK.  xhost: NULL, or p->cols host
+       doubles that receive x_t before each hook call (it->x points there).
+       The arrays of p and x may be host or device memory.  The hook may
+       call libnla on the same context.  On failure x is not written.
+       NULL: the backend has no such loop. */
+    nla_status (*fw_solve)(const nla_exec *ex, const nla_fw_dev_problem *p, double *x,
+                           double *xhost, nla_fw_dev_hook hook, void *user);
 };
 
 typedef int (*nla_plugin_abi_fn)(void);

@@ -6,6 +6,7 @@
  *                   BLAS and FFT entries, error mapping
  *   level2.cu       gemv, gbmv, spmv kernels (s and d) and a scaling kernel
  *   gemm.cu, fft.cu GEMM and FFT kernels (cuda_kernels.h)
+ *   fw.cu           the Frank-Wolfe loop on the device
  *
  * Everything here works on device pointers and enqueues on a stream
  * without synchronizing; plugin.cu does the staging and the waiting.
@@ -52,5 +53,17 @@ size_t nla_cuda_spmv_scratch(int sms, int64_t n, size_t es);
 NLA_CUDA_L2(double, d)
 NLA_CUDA_L2(float, s)
 #undef NLA_CUDA_L2
+
+/* Frank-Wolfe on the device (fw.cu): the loop of backend.h's fw_solve with
+   every array of p and x in device memory.  L->scratch must hold
+   nla_cuda_fw_workspace(L->sms, p) bytes (256-byte aligned).  it->x is
+   x_t in the workspace (device memory).  x is read at the start and
+   written, with the result, only when the hook stops the loop; the call
+   then returns with that copy queued on L->stream.  Every iteration waits
+   for the stream once (its report).  The hook may queue other work on the
+   stream, but must leave the workspace alone. */
+size_t nla_cuda_fw_workspace(int sms, const nla_fw_dev_problem *p);
+cudaError_t nla_cuda_fw_run(const nla_cuda_launch *L, const nla_fw_dev_problem *p, double *x,
+                            nla_fw_dev_hook hook, void *user);
 
 #endif

@@ -795,6 +795,121 @@ void cu_fft_destroy(void *impl)
     free(f);
 }
 
+/* -------------------------------------------------------- Frank-Wolfe */
+
+/* Between fw.cu's loop and the caller's hook: x_t to the host first when
+   the caller asked for it. */
+struct fw_hook_ctx {
+    nla_fw_dev_hook hook;
+    void *user;
+    double *xhost;
+    size_t bytes;
+    cudaStream_t stream;
+    cudaError_t err;
+};
+
+int fw_hook_adapter(void *u, const nla_fw_dev_iter *it)
+{
+    fw_hook_ctx *h = (fw_hook_ctx *)u;
+    nla_fw_dev_iter mine = *it;
+    mine.x = NULL;
+    if (h->xhost) {
+        cudaError_t e = cudaMemcpyAsync(h->xhost, it->x, h->bytes, cudaMemcpyDeviceToHost,
+                                        h->stream);
+        if (e == cudaSuccess)
+            e = cudaStreamSynchronize(h->stream);
+        if (e != cudaSuccess) {
+            h->err = e;
+            return NLA_FW_DEV_STOP;
+        }
+        mine.x = h->xhost;
+    }
+    return h->hook(h->user, &mine);
+}
+
+/* The solve in its own device allocation (a hook that calls libnla on this
+   context may grow the context's workspace): mirrors of the host arrays,
+   the working x, fw.cu's workspace.  The caller's x is written last, and
+   only when everything succeeded. */
+nla_status cu_fw_solve(const nla_exec *ex, const nla_fw_dev_problem *p, double *x,
+                       double *xhost, nla_fw_dev_hook hook, void *user)
+{
+    cu_state *st = (cu_state *)ex->state;
+    nla_fw_dev_problem q = *p;
+    const int64_t n = p->cols, rows = p->rows;
+    const size_t xb = (size_t)n * sizeof(double), wsz = nla_cuda_fw_workspace(st->sms, p);
+    const int64_t ar = p->op == 0 ? rows : p->op == 1 ? p->kl + p->ku + 1 : n * (n + 1) / 2;
+    const runs rr[5] = {
+        make_runs(p->a, sizeof(double), ar, p->op == 2 ? 1 : n, p->op == 2 ? ar : p->ld, 1, 0),
+        vec_runs(p->b, sizeof(double), rows, 1), vec_runs(p->c, sizeof(double), n, 1),
+        vec_runs(p->lo, sizeof(double), n, 1), vec_runs(p->hi, sizeof(double), n, 1)
+    };
+    const double **dst[5] = { &q.a, &q.b, &q.c, &q.lo, &q.hi };
+    const runs xr = vec_runs(x, sizeof(double), n, 1);
+    const int xdev = is_device(x);
+    int stage[5];
+    size_t total = round_up(xb) + round_up(wsz), off = 0;
+    char *mem = NULL;
+    double *xd;
+    nla_cuda_launch L;
+    fw_hook_ctx h;
+    cudaError_t e;
+    const char *what = "cudaMalloc (Frank-Wolfe workspace)";
+
+    CU(cudaSetDevice(st->device), "cudaSetDevice");
+    for (int i = 0; i < 5; i++) {
+        stage[i] = *dst[i] && !is_device(*dst[i]);
+        if (stage[i])
+            total += round_up((size_t)span_elems(&rr[i]) * sizeof(double));
+    }
+    if ((e = cudaMalloc((void **)&mem, total)) != cudaSuccess)
+        return fail(ex, e, what);
+    what = "staging to the device";
+    for (int i = 0; i < 5 && e == cudaSuccess; i++) {
+        if (!stage[i])
+            continue;
+        *dst[i] = (const double *)(mem + off);
+        e = stage_in(&st->pin, st->stream, mem + off, &rr[i]);
+        off += round_up((size_t)span_elems(&rr[i]) * sizeof(double));
+    }
+    xd = (double *)(mem + off);
+    off += round_up(xb);
+    if (e == cudaSuccess)
+        e = xdev ? cudaMemcpyAsync(xd, x, xb, cudaMemcpyDeviceToDevice, st->stream)
+                 : stage_in(&st->pin, st->stream, xd, &xr);
+    if (e == cudaSuccess) {
+        L.stream = st->stream;
+        L.sms = st->sms;
+        L.scratch = mem + off;
+        L.scratch_bytes = wsz;
+        h.hook = hook;
+        h.user = user;
+        h.xhost = xhost;
+        h.bytes = xb;
+        h.stream = st->stream;
+        h.err = cudaSuccess;
+        what = "the Frank-Wolfe loop";
+        e = nla_cuda_fw_run(&L, &q, xd, fw_hook_adapter, &h);
+        if (e == cudaSuccess)
+            e = h.err;
+    }
+    if (e == cudaSuccess) {
+        what = "copying the result";
+        e = xdev ? cudaMemcpyAsync(x, xd, xb, cudaMemcpyDeviceToDevice, st->stream)
+                 : stage_out(&st->pin, st->stream, &xr, xd);
+    }
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(st->stream);
+    if (e != cudaSuccess) {
+        nla_status s = fail(ex, e, what);
+        cudaStreamSynchronize(st->stream);
+        cudaFree(mem);
+        return s;
+    }
+    cudaFree(mem);
+    return NLA_OK;
+}
+
 /* ---------------------------------------------------------------- table */
 
 struct nla_backend_ops make_ops()
@@ -823,6 +938,7 @@ struct nla_backend_ops make_ops()
     o.fft_execute = cu_fft_execute;
     o.fft_destroy = cu_fft_destroy;
     o.is_device_ptr = cu_is_device_ptr;
+    o.fw_solve = cu_fw_solve;
     return o;
 }
 

@@ -144,4 +144,13 @@ void fw_options_default(nla_fw_options *o);
 nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_set *set,
                     const nla_fw_options *opt, double *x, nla_fw_result *res);
 
+/* The solve as the context's backend loop (backend.h, fw_solve) runs it:
+   0 and p filled, or 1 and the reason it cannot (for NLA_ENOTSUP). */
+int fw_dev_problem(const nla_fw_objective *obj, const nla_fw_set *set,
+                   const nla_fw_options *opt, nla_fw_dev_problem *p, char *why, size_t len);
+/* Arguments checked, x feasible, ctx->ops->fw_solve exists: the solve on
+   ctx's backend, with the CPU loop's stops, reports and results. */
+nla_status fw_solve_backend(nla_context *ctx, const nla_fw_dev_problem *p,
+                            const nla_fw_options *opt, double *x, nla_fw_result *res);
+
 #endif

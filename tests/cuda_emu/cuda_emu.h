@@ -1,6 +1,6 @@
 /*
  * cuda_emu.h - a CPU emulation of the subset of CUDA that libnla's own
- * kernels use (src/cuda/gemm.cu, fft.cu, level2.cu, plugin.cu), so that their
+ * CUDA files use (src/cuda/*.cu: kernels and plugin glue), so that their
  * logic can be checked by tests/cuda_kernels_check.cu on a machine without a
  * GPU (make check: tests/check-cuda-emu.sh).  See tests/cuda_emu/README.
  *

@@ -269,8 +269,9 @@ NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *
    The device loop takes the CPU's steps (its sums are only ordered
    differently): one record of a few scalars crosses to the host per
    iteration, and x_t too when there is a callback.  nla_fw_set_lmo and
-   nla_fw_objective_eval run on the CPU only (NLA_ENOTSUP on a CUDA
-   context).  Three objects, each created and destroyed here:
+   nla_fw_objective_eval run on the CPU only: NLA_ENOTSUP on a CUDA
+   context, or when any of their arrays (the objective's included) is
+   device memory.  Three objects, each created and destroyed here:
      - a feasible set (nla_fw_set) with its linear minimization oracle (LMO)
        v = argmin_{v in C} <g, v>;
      - an objective (nla_fw_objective): a callback, or a built-in quadratic

@@ -725,6 +725,19 @@ Test(cuda, fw_unsupported_and_auto, .init = use_plugin, .timeout = 600)
     /* device data with what only the CPU runs: refused, not read on the host */
     cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_PAIRWISE), NLA_OK);
     cr_assert_eq(nla_fw_solve(autoc, p.obj, p.set, opt, p.dev[2], &res), NLA_ENOTSUP);
+    {
+        double f = -1, v[FW_N];
+        cr_assert_eq(nla_fw_objective_eval(autoc, p.obj, p.x0, &f, NULL), NLA_ENOTSUP);
+        cr_assert(strstr(nla_context_error(autoc), "obj (its matrix)"), "%s",
+                  nla_context_error(autoc));
+        cr_assert_eq(f, -1);
+        cr_assert_eq(nla_fw_set_lmo(autoc, p.set, p.dev[2], v), NLA_ENOTSUP);
+        cr_assert(strstr(nla_context_error(autoc), "g: device memory"), "%s",
+                  nla_context_error(autoc));
+        cr_assert_eq(nla_fw_objective_eval(gpu, user, keep, &f, NULL), NLA_ENOTSUP);
+        cr_assert(strstr(nla_context_error(gpu), "CPU backend only"), "%s",
+                  nla_context_error(gpu));
+    }
     fw_prob_free(autoc, &p);
     nla_fw_set_destroy(ks);
     nla_fw_objective_destroy(user);

@@ -33,16 +33,32 @@ static int chk_len(nla_check *ck, const char *name, int64_t n)
     return nla_chk_vector_extent(ck, name, n, 1, sizeof(double));
 }
 
-/* The LMO and objective entry points run on the CPU: a CPU context, or an
-   AUTO context that holds the CPU beside CUDA (nla_fw_solve routes itself). */
-static int chk_cpu(nla_check *ck, nla_context *ctx)
+static int dev_ptr(nla_context *ctx, const void *p)
 {
-    if (ctx->backend == NLA_BACKEND_CPU || ctx->cpu_ops)
-        return 0;
-    ck->status = nla_fail(ctx, NLA_ENOTSUP, ck->fn,
-                          "ctx: Frank-Wolfe runs on the CPU backend only (ctx is %s)",
-                          nla_backend_name(ctx->backend));
-    return 1;
+    return p && ctx->ops->is_device_ptr && ctx->ops->is_device_ptr(ctx->state, p);
+}
+
+/* The LMO and objective entry points run on the CPU: a CPU context, or an
+   AUTO context that holds the CPU beside CUDA, with all the data (the
+   names[i] arrays p[i], NULL ones skipped) in host memory.  nla_fw_solve
+   routes itself. */
+static int chk_cpu(nla_check *ck, nla_context *ctx, int np, const void *const *p,
+                   const char *const *names)
+{
+    if (ctx->backend != NLA_BACKEND_CPU && !ctx->cpu_ops) {
+        ck->status = nla_fail(ctx, NLA_ENOTSUP, ck->fn,
+                              "ctx: this runs on the CPU backend only (ctx is %s)",
+                              nla_backend_name(ctx->backend));
+        return 1;
+    }
+    for (int i = 0; i < np; i++)
+        if (dev_ptr(ctx, p[i])) {
+            ck->status = nla_fail(ctx, NLA_ENOTSUP, ck->fn,
+                                  "%s: device memory, and this runs on the CPU only",
+                                  names[i]);
+            return 1;
+        }
+    return 0;
 }
 
 static nla_status nomem(const char *fn)
@@ -224,7 +240,8 @@ NLA_API nla_status nla_fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const
     nla_status s;
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "set", set, 1) ||
-        nla_chk_ptr(&ck, "g", g, 1) || nla_chk_ptr(&ck, "v", v, 1) || chk_cpu(&ck, ctx) ||
+        nla_chk_ptr(&ck, "g", g, 1) || nla_chk_ptr(&ck, "v", v, 1) ||
+        chk_cpu(&ck, ctx, 2, (const void *const[]){ g, v }, (const char *const[]){ "g", "v" }) ||
         chk_finite_vec(&ck, "g", g, set->n))
         return ck.status;
     nla_ok(ctx);
@@ -419,7 +436,11 @@ NLA_API nla_status nla_fw_objective_eval(nla_context *ctx, const nla_fw_objectiv
     nla_status s;
 
     if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "obj", obj, 1) ||
-        nla_chk_ptr(&ck, "x", x, 1) || nla_chk_ptr(&ck, "f", f, 1) || chk_cpu(&ck, ctx))
+        nla_chk_ptr(&ck, "x", x, 1) || nla_chk_ptr(&ck, "f", f, 1) ||
+        chk_cpu(&ck, ctx, 6,
+                (const void *const[]){ obj->op.a, obj->b, obj->c, x, f, grad },
+                (const char *const[]){ "obj (its matrix)", "obj (its b)", "obj (its c)", "x",
+                                       "f", "grad" }))
         return ck.status;
     nla_ok(ctx);
     s = fw_obj_eval(ctx, obj, x, f, grad);
@@ -529,11 +550,6 @@ NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
 }
 
 /* ----------------------------------------------------------------- solve */
-
-static int dev_ptr(nla_context *ctx, const void *p)
-{
-    return p && ctx->ops->is_device_ptr && ctx->ops->is_device_ptr(ctx->state, p);
-}
 
 /* Where a solve runs: the backend's own loop on a CUDA context, and on an
    AUTO context holding CUDA when the objective's arrays or x are device

@@ -76,7 +76,8 @@ typedef enum nla_fw_dev_set {
 
 typedef struct nla_fw_dev_problem {
     int quad;                  /* 0: f = 1/2 |M x - b|^2, 1: f = 1/2 x'M x + c'x */
-    int op;                    /* 0 dense (ld), 1 band (kl, ku, ld), 2 packed (upper) */
+    int op;                    /* 0 dense (ld), 1 band (kl, ku, ld), 2 packed (the
+                                  triangle of `upper`) */
     int64_t rows, cols, ld, kl, ku;
     int upper;
     const double *a;           /* M, as the objective holds it */

@@ -62,6 +62,31 @@ __device__ __forceinline__ void tile_coords(int64_t bid, int64_t tiles_m, int64_
     *tn = r / gsize;
 }
 
+/* Where a block's tile lies, for batch member blockIdx.z: its origin
+   (m0, n0) in C, the origins op(A)(m0, 0) and op(B)(0, n0) of its slabs,
+   the rows of op(A) and op(B)' left from there, and the BK-steps of k. */
+template <typename T, bool TA, bool TB, int BM, int BN, int BK>
+struct TileOrigin {
+    int64_t m0, n0, rows_a, rows_b;
+    const T *ga, *gb;
+    T *gc;
+    int nk;
+    __device__ explicit TileOrigin(const GemmArgs<T> &p)
+    {
+        int64_t tm, tn;
+        const int64_t z = blockIdx.z;
+        tile_coords(blockIdx.x, p.tiles_m, p.tiles_n, &tm, &tn);
+        m0 = tm * BM;
+        n0 = tn * BN;
+        ga = p.a + z * p.sa + (TA ? m0 * p.lda : m0);
+        gb = p.b + z * p.sb + (TB ? n0 : n0 * p.ldb);
+        gc = p.c + z * p.sc;
+        rows_a = p.m - m0;
+        rows_b = p.n - n0;
+        nk = (int)((p.k + BK - 1) / BK);
+    }
+};
+
 __device__ __forceinline__ unsigned smem_u32(const void *p)
 {
     return (unsigned)__cvta_generic_to_shared(p);
@@ -227,16 +252,11 @@ __global__ void __launch_bounds__(Cfg::THREADS, 1) dgemm_mma_kernel(GemmArgs<dou
     const int g = lane >> 2, t = lane & 3;
     const int wrow = (warp % Cfg::WARPS_M) * WM, wcol = (warp / Cfg::WARPS_M) * WN;
 
-    int64_t tm, tn;
-    tile_coords(blockIdx.x, p.tiles_m, p.tiles_n, &tm, &tn);
-    const int64_t m0 = tm * BM, n0 = tn * BN;
-    const int64_t z = blockIdx.z;
-    /* A tile origin: op(A)(m0, 0); B tile origin: op(B)(0, n0) */
-    const double *ga = p.a + z * p.sa + (TA ? m0 * p.lda : m0);
-    const double *gb = p.b + z * p.sb + (TB ? n0 : n0 * p.ldb);
-    double *gc = p.c + z * p.sc;
-    const int64_t rows_a = p.m - m0, rows_b = p.n - n0;
-    const int nk = (int)((p.k + BK - 1) / BK);
+    const TileOrigin<double, TA, TB, BM, BN, BK> o(p);
+    const int64_t m0 = o.m0, n0 = o.n0, rows_a = o.rows_a, rows_b = o.rows_b;
+    const double *ga = o.ga, *gb = o.gb;
+    double *gc = o.gc;
+    const int nk = o.nk;
 
     const DmmaSlab<Cfg, TA, BM, VEC> slab_a(ga, p.lda, rows_a, tid);
     const DmmaSlab<Cfg, !TB, BN, VEC> slab_b(gb, p.ldb, rows_b, tid);
@@ -421,15 +441,11 @@ __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS) gemm_simt_kerne
     const int tm = lane & 7, tn = lane >> 3;
     const int wrow = (warp % (BM / Cfg::WM)) * Cfg::WM, wcol = (warp / (BM / Cfg::WM)) * Cfg::WN;
 
-    int64_t bm, bn;
-    tile_coords(blockIdx.x, p.tiles_m, p.tiles_n, &bm, &bn);
-    const int64_t m0 = bm * BM, n0 = bn * BN;
-    const int64_t z = blockIdx.z;
-    const T *ga = p.a + z * p.sa + (TA ? m0 * p.lda : m0);
-    const T *gb = p.b + z * p.sb + (TB ? n0 : n0 * p.ldb);
-    T *gc = p.c + z * p.sc;
-    const int64_t rows_a = p.m - m0, rows_b = p.n - n0;
-    const int nk = (int)((p.k + BK - 1) / BK);
+    const TileOrigin<T, TA, TB, BM, BN, BK> o(p);
+    const int64_t m0 = o.m0, n0 = o.n0, rows_a = o.rows_a, rows_b = o.rows_b;
+    const T *ga = o.ga, *gb = o.gb;
+    T *gc = o.gc;
+    const int nk = o.nk;
 
     T ra[SlabA::PER_THREAD][4], rb[SlabB::PER_THREAD][4];
     auto gload = [&](int kt) {

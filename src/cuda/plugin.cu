@@ -572,29 +572,43 @@ int cu_is_device_ptr(void *state, const void *p)
 L2_OVERLOADS(double, d)
 L2_OVERLOADS(float, s)
 
+/* gemv (kl < 0) or gbmv: the matrix's rows the routine reads in every
+   column (all m, or the band's kl + ku + 1: nla.h's extent), x and y */
+template <typename T>
+nla_status cu_gemv_gbmv(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,
+                        int64_t kl, int64_t ku, T alpha, const T *a, int64_t lda,
+                        const T *x, int64_t incx, T beta, T *y, int64_t incy)
+{
+    call c;
+    nla_cuda_launch L;
+    nla_status s;
+    const int t = trans == NLA_TRANS, band = kl >= 0;
+    const int64_t lx = t ? m : n, ly = t ? n : m;
+    const int rd = alpha != T(0);
+    c.st = (cu_state *)ex->state;
+    c.n = 0;
+    call_arg(&c, rd ? a : NULL, make_runs(a, sizeof(T), band ? kl + ku + 1 : m, n, lda, 1, 0),
+             rd, 0);
+    call_arg(&c, rd ? x : NULL, vec_runs(x, sizeof(T), lx, incx), rd, 0);
+    call_arg(&c, y, vec_runs(y, sizeof(T), ly, incy), beta != T(0), 1);
+    if ((s = call_begin(ex, &c,
+                        band ? nla_cuda_gbmv_scratch(c.st->sms, t, m, n, kl, ku, sizeof(T))
+                             : nla_cuda_gemv_scratch(c.st->sms, t, m, n, sizeof(T)))) != NLA_OK)
+        return s;
+    L = launch_of(&c);
+    const T *da = (const T *)c.a[0].dev, *dx = (const T *)c.a[1].dev;
+    T *dy = (T *)c.a[2].dev;
+    return call_end(ex, &c,
+                    band ? l2_gbmv(&L, t, m, n, kl, ku, alpha, da, lda, dx, incx, beta, dy, incy)
+                         : l2_gemv(&L, t, m, n, alpha, da, lda, dx, incx, beta, dy, incy));
+}
+
 template <typename T>
 nla_status cu_gemv(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n, T alpha,
                    const T *a, int64_t lda, const T *x, int64_t incx, T beta, T *y,
                    int64_t incy)
 {
-    call c;
-    nla_cuda_launch L;
-    nla_status s;
-    const int t = trans == NLA_TRANS;
-    const int64_t lx = t ? m : n, ly = t ? n : m;
-    const int rd = alpha != T(0);
-    c.st = (cu_state *)ex->state;
-    c.n = 0;
-    call_arg(&c, rd ? a : NULL, make_runs(a, sizeof(T), m, n, lda, 1, 0), rd, 0);
-    call_arg(&c, rd ? x : NULL, vec_runs(x, sizeof(T), lx, incx), rd, 0);
-    call_arg(&c, y, vec_runs(y, sizeof(T), ly, incy), beta != T(0), 1);
-    if ((s = call_begin(ex, &c, nla_cuda_gemv_scratch(c.st->sms, t, m, n, sizeof(T)))) !=
-        NLA_OK)
-        return s;
-    L = launch_of(&c);
-    return call_end(ex, &c, l2_gemv(&L, t, m, n, alpha, (const T *)c.a[0].dev, lda,
-                                    (const T *)c.a[1].dev, incx, beta, (T *)c.a[2].dev,
-                                    incy));
+    return cu_gemv_gbmv<T>(ex, trans, m, n, -1, -1, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 template <typename T>
@@ -602,25 +616,7 @@ nla_status cu_gbmv(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n, in
                    int64_t ku, T alpha, const T *ab, int64_t ldab, const T *x, int64_t incx,
                    T beta, T *y, int64_t incy)
 {
-    call c;
-    nla_cuda_launch L;
-    nla_status s;
-    const int t = trans == NLA_TRANS;
-    const int64_t lx = t ? m : n, ly = t ? n : m;
-    const int rd = alpha != T(0);
-    c.st = (cu_state *)ex->state;
-    c.n = 0;
-    /* the band rows of every column (the stored part; nla.h's extent) */
-    call_arg(&c, rd ? ab : NULL, make_runs(ab, sizeof(T), kl + ku + 1, n, ldab, 1, 0), rd, 0);
-    call_arg(&c, rd ? x : NULL, vec_runs(x, sizeof(T), lx, incx), rd, 0);
-    call_arg(&c, y, vec_runs(y, sizeof(T), ly, incy), beta != T(0), 1);
-    if ((s = call_begin(ex, &c, nla_cuda_gbmv_scratch(c.st->sms, t, m, n, kl, ku,
-                                                      sizeof(T)))) != NLA_OK)
-        return s;
-    L = launch_of(&c);
-    return call_end(ex, &c, l2_gbmv(&L, t, m, n, kl, ku, alpha, (const T *)c.a[0].dev, ldab,
-                                    (const T *)c.a[1].dev, incx, beta, (T *)c.a[2].dev,
-                                    incy));
+    return cu_gemv_gbmv<T>(ex, trans, m, n, kl, ku, alpha, ab, ldab, x, incx, beta, y, incy);
 }
 
 template <typename T>
@@ -805,6 +801,7 @@ struct fw_hook_ctx {
     double *xhost;
     size_t bytes;
     cudaStream_t stream;
+    int device;
     cudaError_t err;
 };
 
@@ -824,7 +821,15 @@ int fw_hook_adapter(void *u, const nla_fw_dev_iter *it)
         }
         mine.x = h->xhost;
     }
-    return h->hook(h->user, &mine);
+    int act = h->hook(h->user, &mine);
+    /* the caller's callback may have made another device current (a
+       context on another GPU, cudaSetDevice): the loop's stream is on ours */
+    cudaError_t e = cudaSetDevice(h->device);
+    if (e != cudaSuccess) {
+        h->err = e;
+        return NLA_FW_DEV_STOP;
+    }
+    return act;
 }
 
 /* The solve in its own device allocation (a hook that calls libnla on this
@@ -887,6 +892,7 @@ nla_status cu_fw_solve(const nla_exec *ex, const nla_fw_dev_problem *p, double *
         h.xhost = xhost;
         h.bytes = xb;
         h.stream = st->stream;
+        h.device = st->device;
         h.err = cudaSuccess;
         what = "the Frank-Wolfe loop";
         e = nla_cuda_fw_run(&L, &q, xd, fw_hook_adapter, &h);

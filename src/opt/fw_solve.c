@@ -29,11 +29,12 @@
 #include <time.h>
 #include "opt/fw.h"
 
-#define FW_REFRESH 100
+/* the constants the backend loops follow too (core/backend.h) */
+#define FW_REFRESH NLA_FW_REFRESH
 #define FW_PURGE 1e-12
-#define FW_BACKTRACK_MAX 100
-#define FW_ADAPT_ETA 0.9
-#define FW_ADAPT_TAU 2.0
+#define FW_BACKTRACK_MAX NLA_FW_BACKTRACK_MAX
+#define FW_ADAPT_ETA NLA_FW_ADAPT_ETA
+#define FW_ADAPT_TAU NLA_FW_ADAPT_TAU
 
 void fw_options_default(nla_fw_options *o)
 {
@@ -688,6 +689,8 @@ static int dev_hook(void *user, const nla_fw_dev_iter *it)
     int k;
 
     r->e.el = now() - r->t0;
+    if (it->t == 0 && r->opt->out)
+        verbose_header(r->opt->out); /* x_0 is evaluated, as in the CPU loop */
     if (!it->finite) {
         /* f or the gradient at x_t is not: the result is x_{t-1} with its
            f and gap (at t = 0, x_0 and its f) */
@@ -735,8 +738,6 @@ nla_status fw_solve_backend(nla_context *ctx, const nla_fw_dev_problem *p,
     r.e.gap = r.e.best = INFINITY;
     if (opt->cb && !(xhost = malloc((size_t)p->cols * sizeof(double))))
         return nla_fail(ctx, NLA_ENOMEM, "nla_fw_solve", "cannot allocate the workspace");
-    if (opt->out)
-        verbose_header(opt->out);
     nla_exec_init(&ex, ctx);
     s = ctx->ops->fw_solve(&ex, p, x, xhost, dev_hook, &r);
     free(xhost);

@@ -33,11 +33,6 @@ static int chk_len(nla_check *ck, const char *name, int64_t n)
     return nla_chk_vector_extent(ck, name, n, 1, sizeof(double));
 }
 
-static int dev_ptr(nla_context *ctx, const void *p)
-{
-    return p && ctx->ops->is_device_ptr && ctx->ops->is_device_ptr(ctx->state, p);
-}
-
 /* The LMO and objective entry points run on the CPU: a CPU context, or an
    AUTO context that holds the CPU beside CUDA, with all the data (the
    names[i] arrays p[i], NULL ones skipped) in host memory.  nla_fw_solve
@@ -52,7 +47,7 @@ static int chk_cpu(nla_check *ck, nla_context *ctx, int np, const void *const *p
         return 1;
     }
     for (int i = 0; i < np; i++)
-        if (dev_ptr(ctx, p[i])) {
+        if (nla_device_ptr(ctx, p[i])) {
             ck->status = nla_fail(ctx, NLA_ENOTSUP, ck->fn,
                                   "%s: device memory, and this runs on the CPU only",
                                   names[i]);
@@ -560,8 +555,8 @@ static int fw_on_backend(nla_context *ctx, const nla_fw_objective *obj, const do
         return 0;
     if (!ctx->cpu_ops)
         return 1;
-    return dev_ptr(ctx, obj->op.a) || dev_ptr(ctx, obj->b) || dev_ptr(ctx, obj->c) ||
-           dev_ptr(ctx, x);
+    return nla_device_ptr(ctx, obj->op.a) || nla_device_ptr(ctx, obj->b) || nla_device_ptr(ctx, obj->c) ||
+           nla_device_ptr(ctx, x);
 }
 
 /* x as the host can read it: x itself, or (device memory) a downloaded
@@ -571,7 +566,7 @@ static nla_status x_readable(nla_context *ctx, const double *x, int64_t n, doubl
     nla_exec ex;
     nla_status s;
     *out = (double *)x;
-    if (!dev_ptr(ctx, x))
+    if (!nla_device_ptr(ctx, x))
         return NLA_OK;
     if (!(*out = malloc((size_t)n * sizeof(double))))
         return NLA_OK;

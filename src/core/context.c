@@ -195,6 +195,11 @@ int nla_auto_offload(nla_route_kind kind, double flops, double bytes, int thread
     return flops / (rate * threads) > bytes / AUTO_LINK_BPS + AUTO_CALL_S;
 }
 
+int nla_device_ptr(const nla_context *ctx, const void *p)
+{
+    return p && ctx->ops->is_device_ptr && ctx->ops->is_device_ptr(ctx->state, p);
+}
+
 const struct nla_backend_ops *nla_route(nla_context *ctx, nla_exec *ex,
                                         nla_route_kind kind, double flops,
                                         double bytes, const void *const *ptrs,
@@ -203,10 +208,9 @@ const struct nla_backend_ops *nla_route(nla_context *ctx, nla_exec *ex,
     nla_exec_init(ex, ctx);
     if (!ctx->cpu_ops)
         return ctx->ops;
-    if (ctx->ops->is_device_ptr)
-        for (int i = 0; i < nptrs; i++)
-            if (ptrs[i] && ctx->ops->is_device_ptr(ctx->state, ptrs[i]))
-                return ctx->ops;
+    for (int i = 0; i < nptrs; i++)
+        if (nla_device_ptr(ctx, ptrs[i]))
+            return ctx->ops;
     if (nla_auto_offload(kind, flops, bytes, ex->nthreads))
         return ctx->ops;
     ex->state = ctx->cpu_state;

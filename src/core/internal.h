@@ -57,6 +57,9 @@ const struct nla_backend_ops *nla_route(nla_context *ctx, nla_exec *ex,
                                         nla_route_kind kind, double flops,
                                         double bytes, const void *const *ptrs,
                                         int nptrs);
+/* 1 if p is memory only ctx's backend can read (device memory); 0 for NULL
+   and for host memory. */
+int nla_device_ptr(const nla_context *ctx, const void *p);
 /* AUTO's cost model for host data: 1 if staging the call to the GPU is
    expected to beat running it on `threads` CPU threads. */
 int nla_auto_offload(nla_route_kind kind, double flops, double bytes, int threads);

@@ -49,10 +49,27 @@ int nblocks(int64_t len)
     return (int)(b < 1 ? 1 : b > FW_MAXB ? FW_MAXB : b);
 }
 
+/* The vertex, in Scal::idx: an index i (v = val e_i), or one of these */
+#define FW_VX_ZERO (-1)    /* v = 0 (unit simplex) */
+#define FW_VX_DENSE (-2)   /* v is stored whole (L-inf ball, box) */
+
+/* sets whose vertex is stored whole */
+__host__ __device__ __forceinline__ bool dense_vertex(nla_fw_dev_set set)
+{
+    return set == NLA_FW_DEV_LINF || set == NLA_FW_DEV_BOX;
+}
+
+/* v_i, whatever the vertex's kind */
+__device__ __forceinline__ double vertex_at(int64_t i, int64_t idx, double val,
+                                            const double *__restrict__ v)
+{
+    return idx == FW_VX_DENSE ? v[i] : i == idx ? val : 0.0;
+}
+
 /* The device's scalars. */
 struct Scal {
     double f, gx, gv, gap, val, dd, curv, gamma, Lest;
-    int64_t idx;       /* one-hot vertex index; -1: the zero vertex */
+    int64_t idx;       /* the vertex: an index, FW_VX_ZERO or FW_VX_DENSE */
     int finite, adapt_fail;
 };
 
@@ -124,7 +141,7 @@ lmo_part(int64_t n, nla_fw_dev_set set, double r, const double *__restrict__ g,
         const double gi = g[i];
         gx += gi * x[i];
         bad += isfinite(gi) ? 0.0 : 1.0;
-        if (set == NLA_FW_DEV_LINF || set == NLA_FW_DEV_BOX) {
+        if (dense_vertex(set)) {
             const double vi = set == NLA_FW_DEV_LINF ? (gi > 0 ? -r : r) : (gi > 0 ? lo[i] : hi[i]);
             v[i] = vi;
             gv += gi * vi;
@@ -181,19 +198,19 @@ __global__ void lmo_final(int nb, int nbf, int quad, nla_fw_dev_set set, double 
         idx = 0; /* every key NaN: the record says so, any vertex will do */
     if (set == NLA_FW_DEV_PROB_SIMPLEX || set == NLA_FW_DEV_UNIT_SIMPLEX) {
         if (set == NLA_FW_DEV_UNIT_SIMPLEX && !(g[idx] < 0)) {
-            S->idx = -1;
+            S->idx = FW_VX_ZERO;
             S->val = 0;
         } else {
             S->idx = idx;
             S->val = r;
         }
-        gv = S->idx < 0 ? 0.0 : S->val * g[idx];
+        gv = S->idx == FW_VX_ZERO ? 0.0 : S->val * g[idx];
     } else if (set == NLA_FW_DEV_L1) {
         S->idx = idx;
         S->val = g[idx] > 0 ? -r : r;
         gv = S->val * g[idx];
     } else {
-        S->idx = -2; /* dense: in v */
+        S->idx = FW_VX_DENSE;
         S->val = 0;
     }
     S->gx = gx;
@@ -219,7 +236,7 @@ __device__ __forceinline__ double op_elem(int op, int upper, int64_t i, int64_t 
     return upper ? a[i + j * (j + 1) / 2] : a[i + j * (2 * n - j - 1) / 2];
 }
 
-/* one-hot vertex: md = val * M[:, idx] - w (idx < 0: md = -w) */
+/* one-hot vertex: md = val * M[:, idx] - w (FW_VX_ZERO: md = -w) */
 __global__ void vertex_col(int64_t rows, int op, int upper, int64_t ld, int64_t kl,
                            int64_t ku, const double *__restrict__ a, const Scal *S,
                            const double *__restrict__ w, double *__restrict__ md)
@@ -228,7 +245,8 @@ __global__ void vertex_col(int64_t rows, int op, int upper, int64_t ld, int64_t 
     if (i >= rows)
         return;
     const int64_t j = S->idx;
-    const double mv = j < 0 ? 0.0 : S->val * op_elem(op, upper, i, j, rows, ld, kl, ku, a);
+    const double mv =
+        j == FW_VX_ZERO ? 0.0 : S->val * op_elem(op, upper, i, j, rows, ld, kl, ku, a);
     md[i] = mv - w[i];
 }
 
@@ -248,15 +266,14 @@ dir_part(int64_t n, int64_t rows, int quad, const Scal *S, const double *__restr
     for (int64_t i = (int64_t)blockIdx.x * FW_THREADS + threadIdx.x; i < len; i += stride) {
         double mdi = 0;
         if (i < rows) {
-            if (idx == -2)
+            if (idx == FW_VX_DENSE)
                 md[i] = mv[i] - w[i];
             mdi = md[i];
             if (!quad)
                 cv += mdi * mdi;
         }
         if (i < n) {
-            const double vi = idx == -2 ? v[i] : i == idx ? val : 0.0;
-            const double di = vi - x[i];
+            const double di = vertex_at(i, idx, val, v) - x[i];
             dd += di * di;
             if (quad)
                 cv += di * mdi;
@@ -344,8 +361,7 @@ __global__ void update(int64_t n, int64_t rows, const Scal *S, const double *__r
     const double gamma = S->gamma, val = S->val;
     const int64_t idx = S->idx;
     if (i < n) {
-        const double vi = idx == -2 ? v[i] : i == idx ? val : 0.0;
-        xn[i] = x[i] + gamma * (vi - x[i]);
+        xn[i] = x[i] + gamma * (vertex_at(i, idx, val, v) - x[i]);
     }
     if (i < rows)
         w[i] += gamma * md[i];
@@ -418,7 +434,7 @@ Ws layout(char *base, int sms, const nla_fw_dev_problem *p)
         off += (bytes + 255) / 256 * 256;
         return q;
     };
-    const bool dense_v = p->set == NLA_FW_DEV_LINF || p->set == NLA_FW_DEV_BOX;
+    const bool dense_v = dense_vertex(p->set);
     s.x[0] = (double *)take(n * sizeof(double));
     s.x[1] = (double *)take(n * sizeof(double));
     s.g = (double *)take(n * sizeof(double));
@@ -472,7 +488,7 @@ cudaError_t nla_cuda_fw_run(const nla_cuda_launch *L, const nla_fw_dev_problem *
                             nla_fw_dev_hook hook, void *user)
 {
     const int64_t n = p->cols, rows = p->rows;
-    const bool dense_v = p->set == NLA_FW_DEV_LINF || p->set == NLA_FW_DEV_BOX;
+    const bool dense_v = dense_vertex(p->set);
     const int nbn = nblocks(n), nbd = nblocks(n > rows ? n : rows), nbf = nblocks(rows);
     const unsigned gu = (unsigned)cdiv(n > rows ? n : rows, FW_THREADS);
     const unsigned gr = (unsigned)cdiv(rows, FW_THREADS);

@@ -555,8 +555,8 @@ static int fw_on_backend(nla_context *ctx, const nla_fw_objective *obj, const do
         return 0;
     if (!ctx->cpu_ops)
         return 1;
-    return nla_device_ptr(ctx, obj->op.a) || nla_device_ptr(ctx, obj->b) || nla_device_ptr(ctx, obj->c) ||
-           nla_device_ptr(ctx, x);
+    return nla_device_ptr(ctx, obj->op.a) || nla_device_ptr(ctx, obj->b) ||
+           nla_device_ptr(ctx, obj->c) || nla_device_ptr(ctx, x);
 }
 
 /* x as the host can read it: x itself, or (device memory) a downloaded

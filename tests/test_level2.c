@@ -121,6 +121,8 @@ static void require_isa(const char *isa)
     L2_TEST(gbmv, s_increments, isa, gbmv_incs_s)                              \
     L2_TEST(gbmv, d_threads, isa, gbmv_threads_d)                              \
     L2_TEST(gbmv, s_threads, isa, gbmv_threads_s)                              \
+    L2_TEST(gbmv, d_placement, isa, gbmv_placement_d)                          \
+    L2_TEST(gbmv, s_placement, isa, gbmv_placement_s)                          \
     L2_TEST(spmv, d_sweep, isa, spmv_sweep_d)                                  \
     L2_TEST(spmv, s_sweep, isa, spmv_sweep_s)                                  \
     L2_TEST(spmv, d_threads, isa, spmv_threads_d)                              \
@@ -679,6 +681,58 @@ static void X(gbmv_threads)(void)
             c.incy = -1;
             X(threads_case)(X(run_gbmv), &c);
         }
+}
+
+/* The same band, x and y copied to every offset of a vector's width from
+   a 64-byte boundary: the result's bits may not depend on where the
+   arrays lie (the Trans kernel for wide bands loads the storage on its
+   aligned vectors). */
+static void X(gbmv_placement)(void)
+{
+    static const int64_t shapes[][4] = { { 3000, 3000, 16, 16 }, { 2000, 2100, 64, 64 },
+                                         { 2500, 2400, 40, 23 }, { 3000, 2900, 9, 5 } };
+    nla_context *ctx = ref_cpu_context();
+
+    for (int s = 0; s < 4; s++)
+        for (int trans = 0; trans < 2; trans++) {
+            int64_t m = shapes[s][0], n = shapes[s][1], kl = shapes[s][2], ku = shapes[s][3];
+            int64_t ldab = kl + ku + 1, lx = trans ? m : n, ly = trans ? n : m;
+            size_t nab = (size_t)(ldab * n), pad = 64 / sizeof(TT);
+            TT *ab0 = malloc(nab * sizeof(TT)), *x0 = malloc((size_t)lx * sizeof(TT));
+            TT *y0 = malloc((size_t)ly * sizeof(TT)), *yref = malloc((size_t)ly * sizeof(TT));
+            /* sizes in whole 64-byte lines, as aligned_alloc requires */
+            TT *ab = aligned_alloc(64, (nab + 2 * pad) / pad * 64);
+            TT *x = aligned_alloc(64, ((size_t)lx + 2 * pad) / pad * 64);
+            TT *y = aligned_alloc(64, ((size_t)ly + 2 * pad) / pad * 64);
+
+            cr_assert(ab0 && x0 && y0 && yref && ab && x && y);
+            T_FILL(ab0, nab, 29 + (uint64_t)s);
+            T_FILL(x0, (size_t)lx, 31);
+            T_FILL(y0, (size_t)ly, 37);
+            for (size_t off = 0; off < pad; off++) {
+                memcpy(ab + off, ab0, nab * sizeof(TT));
+                memcpy(x + (pad - 1 - off), x0, (size_t)lx * sizeof(TT));
+                memcpy(y + off, y0, (size_t)ly * sizeof(TT));
+                cr_assert(NLA(gbmv)(ctx, trans ? NLA_TRANS : NLA_NO_TRANS, m, n, kl, ku, 0.7,
+                                    ab + off, ldab, x + (pad - 1 - off), 1, 0.3, y + off,
+                                    1) == NLA_OK);
+                if (off == 0)
+                    memcpy(yref, y, (size_t)ly * sizeof(TT));
+                cr_assert(memcmp(y + off, yref, (size_t)ly * sizeof(TT)) == 0,
+                          "%cgbmv trans=%c m=%lld n=%lld kl=%lld ku=%lld: the band %zu "
+                          "elements past a 64-byte boundary gives other bits",
+                          sizeof(TT) == 8 ? 'd' : 's', trans ? 'T' : 'N', (long long)m, (long long)n,
+                          (long long)kl, (long long)ku, off);
+            }
+            free(ab0);
+            free(x0);
+            free(y0);
+            free(yref);
+            free(ab);
+            free(x);
+            free(y);
+        }
+    nla_context_destroy(ctx);
 }
 
 static void X(spmv_threads)(void)

@@ -165,7 +165,9 @@ INLINE LT_T L(hsum)(VEC v)
     return s[0];
 }
 
-/* d[q] = L(hsum)(v[q]) for q < 4, bit for bit (the same pairwise halves),
+/* d[q] = L(hsum)(v[q]) for q < 4, bit for bit (the same pairwise halves:
+   lanes VL/2 apart, then VL/4, ..., so that turning v[q]'s lanes, t to
+   t+k mod VL, leaves d[q] as it is; L(dot_al) relies on that),
    the four reductions side by side in vector shuffles (GCC >= 12 and clang
    both have __builtin_shufflevector; GCC's __builtin_shuffle broke the clang
    builds: tests/fuzz/run.sh). */
@@ -911,7 +913,7 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 }
 
 #if NLA_VBYTES >= 32
-/* acc + a*b on lanes [t0, t1) (0 <= t0 < t1 <= VL), acc on the others;
+/* acc + a*b on lanes [t0, t1) (0 <= t0 <= t1 <= VL), acc on the others;
    a and b are registers, so their masked-off lanes may hold anything. */
 INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 {
@@ -923,11 +925,12 @@ INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
     return (VEC)_mm512_mask3_fmadd_ps((__m512)a, (__m512)b, (__m512)acc, m);
 #elif LT_DOUBLE
     __m256i m = L(lanes)(t0, t1);
-    return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)(acc + a * b),
-                                 _mm256_castsi256_pd(m));
+    __m256d f = _mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc); /* fused */
+    return (VEC)_mm256_blendv_pd((__m256d)acc, f, _mm256_castsi256_pd(m));
 #else
     __m256i m = L(lanes)(t0, t1);
-    return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)(acc + a * b), _mm256_castsi256_ps(m));
+    __m256 f = _mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc); /* fused */
+    return (VEC)_mm256_blendv_ps((__m256)acc, f, _mm256_castsi256_ps(m));
 #endif
 }
 
@@ -948,11 +951,34 @@ INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 #endif
 #define L2_AL(p) (*(const VEC *)(const void *)(p))
 
+/* acc + a*b, one rounding (the compiler's contraction is not relied on:
+   the bits of L(dot_al) depend on every product being fused) */
+INLINE VEC L(fmav)(VEC acc, VEC a, VEC b)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    return (VEC)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc);
+#elif NLA_VBYTES == 64
+    return (VEC)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)acc);
+#elif LT_DOUBLE
+    return (VEC)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc);
+#else
+    return (VEC)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc);
+#endif
+}
+
 /* out[q] = the sum vector of column q < C (1 or 4): nv[q] aligned vectors
    from a[q], lanes [o[q], o[q]+w) of them, against x from xp[q].  Vector 0
-   (masked) goes into the first of two sums, the full vectors alternately
-   into the second and the first, the last (masked) where its turn falls:
-   each sum gets its terms in the same order whatever C. */
+   (masked) goes into the first of two sums, the others alternately into
+   the second and the first, every product fused.  Entry r of the column
+   lies in lane (o + r) mod VL; in each lane one sum holds the entries with
+   r / VL even and the other those with r / VL odd (which is which depends
+   on o), each in increasing r, and the two are added: a sum from the
+   column's start in two alternating sums (the other path of
+   L(gbmv_t_al)) has the same lanes turned by o, and L(hsum4) adds lanes
+   VL/2 apart, then VL/4, ..., a tree that turning the lanes leaves as it
+   is.  So neither the path nor where the column lies in memory changes
+   the bits.  (They did while the products of the vectors after the loop
+   were left unfused: which entries those were followed o.) */
 INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
                       const int64_t *o, const int64_t *nv, int64_t w, VEC *out)
 {
@@ -970,19 +996,20 @@ INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
     for (; v + 2 <= vmid; v += 2) {
         UNROLL
         for (int q = 0; q < C; q++) {
-            s1[q] += L2_AL(a[q] + v * LT_VL) * LOADU(xp[q] + v * LT_VL);
-            s0[q] += L2_AL(a[q] + (v + 1) * LT_VL) * LOADU(xp[q] + (v + 1) * LT_VL);
+            s1[q] = L(fmav)(s1[q], L2_AL(a[q] + v * LT_VL), LOADU(xp[q] + v * LT_VL));
+            s0[q] = L(fmav)(s0[q], L2_AL(a[q] + (v + 1) * LT_VL),
+                            LOADU(xp[q] + (v + 1) * LT_VL));
         }
     }
     UNROLL
     for (int q = 0; q < C; q++) {
         int64_t u = v;
         for (; u + 1 < nv[q]; u++) {
-            VEC p = L2_AL(a[q] + u * LT_VL) * LOADU(xp[q] + u * LT_VL);
+            VEC pa = L2_AL(a[q] + u * LT_VL), px = LOADU(xp[q] + u * LT_VL);
             if (u & 1)
-                s1[q] += p;
+                s1[q] = L(fmav)(s1[q], pa, px);
             else
-                s0[q] += p;
+                s0[q] = L(fmav)(s0[q], pa, px);
         }
         if (nv[q] > 1) {
             /* (two plain branches: a pointer to the sum would keep both
@@ -1001,9 +1028,9 @@ INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
 /* Columns [lo, hi) of y = beta*y + alpha*A'*x, wide band, four at a time.
    A column whose aligned vectors would reach outside the storage, or its
    x outside x, or that is not whole (near the edges of A), is summed from
-   its own entries instead.  Which way a column goes depends on its index
-   alone, and four columns give the bits of one: any split gives the same
-   y. */
+   its own entries instead, one chain per lane as in L(dot_al), so that
+   neither the path nor the storage's alignment changes the bits, and four
+   columns give the bits of one: any split gives the same y. */
 static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                          int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                          int64_t lo, int64_t hi)
@@ -1041,11 +1068,14 @@ static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_
                     /* rows [i0, i1] of column jc */
                     int64_t i0 = MAX(0, jc - ku), i1 = MIN(m - 1, jc + kl), i = i0;
                     const LT_T *col = ab + ku + jc * (ldab - 1);
-                    s[q] = SPLAT(0);
-                    for (; i + LT_VL <= i1 + 1; i += LT_VL)
-                        s[q] += LOADU(col + i) * LOADU(x + i);
-                    if (i <= i1)
-                        s[q] += L(loadn)(col + i, i1 + 1 - i) * L(loadn)(x + i, i1 + 1 - i);
+                    VEC sv[2] = { SPLAT(0), SPLAT(0) }; /* as L(dot_al) */
+                    int k = 0;
+                    for (; i + LT_VL <= i1 + 1; i += LT_VL, k ^= 1)
+                        sv[k] = L(fmav)(sv[k], LOADU(col + i), LOADU(x + i));
+                    if (i <= i1) /* its lanes only */
+                        sv[k] = L(fma_vv_lanes)(sv[k], L(loadn)(col + i, i1 + 1 - i),
+                                                L(loadn)(x + i, i1 + 1 - i), 0, i1 + 1 - i);
+                    s[q] = sv[0] + sv[1];
                 } else {
                     s[q] = SPLAT(0);
                 }

@@ -663,12 +663,14 @@ static void X(gbmv_threads)(void)
 {
     /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), wide bands
        (ku odd, so that the four-column groups of Trans fall differently
-       in the 1- and 2-thread blocks), padded (m+n odd) and not */
+       in the 1- and 2-thread blocks), padded (m+n odd) and not; NoTrans
+       bands that one thread sums by row vectors and two by columns
+       (double 17 and float 33 diagonals), which must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
-                                         { 5000, 4002, 8, 8 } };
+                                         { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
-    for (int s = 0; s < 5; s++)
+    for (int s = 0; s < 6; s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {
             c.m = shapes[s][0];
             c.n = shapes[s][1];
@@ -676,9 +678,12 @@ static void X(gbmv_threads)(void)
             c.ku = shapes[s][3];
             c.incx = 1;
             c.incy = 1;
+            c.beta = 0.3;
             X(threads_case)(X(run_gbmv), &c);
+            /* beta 1 and 0 start y's sums differently: both forms alike */
             c.incx = 2;
             c.incy = -1;
+            c.beta = s % 2 ? 1 : 0;
             X(threads_case)(X(run_gbmv), &c);
         }
 }

@@ -223,7 +223,8 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
         int64_t lo, hi;
         LL(P, block)(ly, tid, team, &lo, &hi);
         if (lo < hi && notrans)
-            KF(K, P, gbmv_n)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi);
+            KF(K, P, gbmv_n)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi,
+                             team);
         else if (lo < hi)
             KF(K, P, gbmv_t)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi);
     }

@@ -33,10 +33,11 @@
                       const T *x, T alpha, T beta, T *y);                      \
     /* band A (LAPACK storage, kl <= m-1, ku <= n-1): for i in [lo, hi)      \
        y[i] = beta*y[i] + alpha * (A*x)[i]  (gbmv_n),                         \
-       y[i] = beta*y[i] + alpha * (A'*x)[i] (gbmv_t) */                       \
+       y[i] = beta*y[i] + alpha * (A'*x)[i] (gbmv_t); team: the threads that  \
+       share the call (it may pick the form, never the bits) */               \
     void (*P##gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
                       const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
-                      T *y, int64_t lo, int64_t hi);                           \
+                      T *y, int64_t lo, int64_t hi, int team);                 \
     void (*P##gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
                       const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
                       T *y, int64_t lo, int64_t hi);                           \

@@ -22,11 +22,13 @@
  *             stored; on AVX-512 with unpadded storage (ldab == w), a
  *             vector of rows (columns) at a time, the diagonals regrouped
  *             in registers;
- *           NoTrans, while (w+VL)*w entries fit in L1: a vector of rows
- *             at a time, summing the column segments that cross it in
- *             registers;
- *           NoTrans, wider: by columns (axpy form), four per pass over a
- *             window of y that stays in L1;
+ *           NoTrans, while (w+VL)*w entries fit in L1 (and, with more
+ *             than one thread, columns are under 120 bytes): a vector of
+ *             rows at a time, summing the column segments that cross it
+ *             in registers, in the column form's order;
+ *           NoTrans, wider: by columns (axpy form), eight (short
+ *             columns) or four per pass over a window of y that stays
+ *             in L1;
  *           Trans, wider, AVX2 and AVX-512: columns under L2_T_AL_BYTES
  *             (256) VL at a time, a vector of each transposed in
  *             registers into a vector of y (no horizontal sums); longer
@@ -709,6 +711,22 @@ INLINE int64_t L(pf_ahead)(int64_t w)
     return d > 0 ? d : 1;
 }
 
+/* The same for kernels that prefetch `count` columns per step of `count`
+   columns, measured to the far end of the group prefetched: it ends
+   L2_PF_END_BYTES of band past the group being read.  On Zen 5, one
+   core, gbmv Trans kl=ku=64 (medians of 9 interleaved samples, 3 runs):
+   double reads 35.3-35.9 GB/s with the group's start 8 KiB ahead (its end
+   11.3 KiB), 36.3-38.1 with its end 8.3-10.3 KiB ahead; float 35.4-36.8
+   with its end 8.8-9.8 KiB ahead, 32.6-33.6 at 5.7 KiB. */
+#ifndef L2_PF_END_BYTES
+#define L2_PF_END_BYTES 10240
+#endif
+INLINE int64_t L(pf_ahead_group)(int64_t w, int64_t count)
+{
+    int64_t col = w * (int64_t)sizeof(LT_T), d = (L2_PF_END_BYTES - count * col) / col;
+    return d > 0 ? d : 1;
+}
+
 /*
  * Rows [lo, hi) of y = beta*y + alpha*A*x, one vector of rows at a time
  * with its sum in registers: the columns crossing the rows [i0, i0+VL)
@@ -716,58 +734,61 @@ INLINE int64_t L(pf_ahead)(int64_t w)
  * columns at the band's edges only on their lanes.  y is read and written
  * once and no store is reloaded.  The rows sweep the band storage
  * diagonally, which the hardware does not prefetch well, so the storage
- * L2_PF_COLS columns ahead is prefetched.  Columns alternate between two
- * sums; the order depends on i0 (a multiple of VL whatever the block).
+ * ahead is prefetched, VL columns a step (L(pf_ahead_group)).
+ *
+ * Each y[i] starts as beta*y[i] (y[i] when beta is 1, 0 when beta is 0)
+ * and takes (alpha*x[j])*A(i,j) in increasing j by multiply-adds: the
+ * column form's operations in the column form's order, so that the two
+ * forms give the same bits and L(gbmv_n) may pick either by thread count.
+ * One chain per vector of rows; out-of-order execution overlaps the next
+ * vector's (one thread reads as fast as with two alternating sums).
  */
-#ifndef L2_PF_COLS
-#define L2_PF_COLS 64
-#endif
 static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                              int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
                              LT_T *y, int64_t lo, int64_t hi)
 {
+    const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, LT_VL);
+
     for (int64_t i0 = lo; i0 < hi; i0 += LT_VL) {
         int64_t nr = MIN(LT_VL, hi - i0);
         int64_t j0 = MAX(0, i0 - kl), j1 = MIN(n - 1, i0 + nr - 1 + ku);
         /* whole-vector columns: j - ku <= i0 and j + kl >= i0 + VL - 1 */
         int64_t f0 = MAX(j0, i0 + LT_VL - 1 - kl), f1 = MIN(j1, i0 + ku);
         const LT_T *p = ab + ku + i0;
-        VEC a0 = SPLAT(0), a1 = SPLAT(0), r;
+        VEC t;
         int64_t j = j0;
 
-        L(prefetch_cols)(ab, ldab, kl + ku + 1, n, i0 + ku + L2_PF_COLS, LT_VL);
+        L(prefetch_cols)(ab, ldab, w, n, i0 + ku + ahead, LT_VL);
         if (nr < LT_VL)
             f0 = f1 + 1; /* a partial vector of rows: lanes only */
-        /* each column goes into a0, then the sums swap (a0 + a1 commutes) */
-        for (; j < f0 && j <= j1; j++) {
-            r = L(fma_lanes)(a0, p + j * (ldab - 1), x[j], MAX(0, j - ku - i0),
-                             MIN(nr, j + kl - i0 + 1));
-            a0 = a1;
-            a1 = r;
-        }
-        for (; j + 1 <= f1; j += 2) {
-            a0 += LOADU(p + j * (ldab - 1)) * SPLAT(x[j]);
-            a1 += LOADU(p + (j + 1) * (ldab - 1)) * SPLAT(x[j + 1]);
-        }
-        for (; j <= j1; j++) {
-            if (j <= f1)
-                r = a0 + LOADU(p + j * (ldab - 1)) * SPLAT(x[j]);
-            else
-                r = L(fma_lanes)(a0, p + j * (ldab - 1), x[j], MAX(0, j - ku - i0),
-                                 MIN(nr, j + kl - i0 + 1));
-            a0 = a1;
-            a1 = r;
-        }
-        r = SPLAT(alpha) * (a0 + a1);
-        if (nr == LT_VL) {
-            if (beta != 0)
-                r += SPLAT(beta) * LOADU(y + i0);
-            STOREU(y + i0, r);
+        if (beta == 0) {
+            t = SPLAT(0);
         } else {
-            if (beta != 0)
-                r += SPLAT(beta) * L(loadn)(y + i0, nr);
-            L(storen)(y + i0, r, nr);
+            if (nr == LT_VL)
+                t = LOADU(y + i0);
+            else
+                t = L(loadn)(y + i0, nr);
+            if (beta != 1) {
+                t = SPLAT(beta) * t;
+#if NLA_VBYTES >= 32
+                /* rounded here, as the column form stores it: not fused
+                   into the first column's multiply-add */
+                __asm__("" : "+v"(t));
+#endif
+            }
         }
+        for (; j < f0 && j <= j1; j++)
+            t = L(fma_lanes)(t, p + j * (ldab - 1), alpha * x[j], MAX(0, j - ku - i0),
+                             MIN(nr, j + kl - i0 + 1));
+        for (; j <= f1; j++)
+            t += LOADU(p + j * (ldab - 1)) * SPLAT(alpha * x[j]);
+        for (; j <= j1; j++)
+            t = L(fma_lanes)(t, p + j * (ldab - 1), alpha * x[j], MAX(0, j - ku - i0),
+                             MIN(nr, j + kl - i0 + 1));
+        if (nr == LT_VL)
+            STOREU(y + i0, t);
+        else
+            L(storen)(y + i0, t, nr);
     }
 }
 
@@ -815,8 +836,8 @@ INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1
 /*
  * Column (axpy) form for wide bands: y[lo, hi) is scaled by beta, then
  * every column crossing those rows adds (alpha*x[j]) times its stored
- * segment, L2_NC columns per pass.  The storage is read in address order,
- * one stream.  The rows are cut on a fixed grid of vectors (multiples of
+ * segment, NC columns per pass (L(gbmv_n_cols) picks NC).  The storage
+ * is read in address order, one stream.  The rows are cut on a fixed grid of vectors (multiples of
  * VL from row 0, which the aligned block bounds respect), and each column's
  * entries are loaded onto that grid, the two end vectors masked: y is
  * loaded and stored as whole grid vectors, the same addresses for every
@@ -825,16 +846,13 @@ INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1
  *
  * Column j holds rows [j-ku, j+kl]; A(i, j) = ab[ku + i + j*(ldab-1)].
  */
-#ifndef L2_NC
-#define L2_NC 4
-#endif
-static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
-                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                           int64_t lo, int64_t hi)
+INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
+                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                            LT_T beta, LT_T *y, int64_t lo, int64_t hi)
 {
     const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
     int64_t j = MAX(0, lo - kl), je = MIN(n, hi + ku), i;
-    int64_t ahead = L(pf_ahead)(kl + ku + 1);
+    int64_t ahead = L(pf_ahead_group)(kl + ku + 1, NC);
 
     if (beta == 0) {
         memset(y + lo, 0, (size_t)(hi - lo) * sizeof(LT_T));
@@ -844,15 +862,15 @@ static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
         for (; i < hi; i++)
             y[i] *= beta;
     }
-    for (; j < je; j += L2_NC) {
-        int nc = (int)MIN(L2_NC, je - j);
-        const LT_T *p[L2_NC];
-        LT_T xs[L2_NC];
-        int64_t r0[L2_NC], r1[L2_NC];
+    for (; j < je; j += NC) {
+        int nc = (int)MIN(NC, je - j);
+        const LT_T *p[8];
+        LT_T xs[8];
+        int64_t r0[8], r1[8];
 
-L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, L2_NC);
+        L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, NC);
 
-        for (int q = 0; q < L2_NC; q++) {
+        for (int q = 0; q < NC; q++) {
             int qq = q < nc ? q : nc - 1; /* absent columns: empty rows */
             p[q] = ab + ku + (j + qq) * (ldab - 1);
             xs[q] = q < nc ? alpha * x[j + q] : 0;
@@ -867,13 +885,13 @@ L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, L2_NC);
                 t = LOADU(y + i);
             else
                 t = L(loadn)(y + i, nr);
-            if (i >= r0[L2_NC - 1] && i + LT_VL <= r1[0]) {
+            if (nc == NC && i >= r0[NC - 1] && i + LT_VL <= r1[0]) {
                 UNROLL
-                for (int q = 0; q < L2_NC; q++)
+                for (int q = 0; q < NC; q++)
                     t += LOADU(p[q] + i) * SPLAT(xs[q]);
             } else {
                 UNROLL
-                for (int q = 0; q < L2_NC; q++) {
+                for (int q = 0; q < NC; q++) {
                     int64_t t0 = MAX(0, r0[q] - i), t1 = MIN(LT_VL, r1[q] - i);
                     const LT_T *pv = p[q] + i;
                     if (t0 < t1 && pv >= ab && pv <= last)
@@ -890,23 +908,53 @@ L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, L2_NC);
     }
 }
 
+/* Eight columns a pass while a column is under L2_NC8_BYTES (short
+   columns: the chain of loads and stores of y is then the limit), four for
+   longer ones.  On Zen 5, one thread, double kl=ku=16 reads 30.0 GB/s with
+   four and 32.7 with eight; kl=ku=64 35.0 with four, 26.8 with eight.
+   Each y[i] gets its columns in increasing j either way: the same bits. */
+#ifndef L2_NC8_BYTES
+#define L2_NC8_BYTES 512
+#endif
+static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    if ((kl + ku + 1) * (int64_t)sizeof(LT_T) < L2_NC8_BYTES)
+        L(gbmv_n_ncols)(8, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    else
+        L(gbmv_n_ncols)(4, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+}
+
 /* The row-vector form reads, for each vector of rows, a window of about
    (w + VL) columns of w entries, revisited by the next vectors: it is the
-   faster form while that window is small (measured on Zen 5 with nla
-   bench: double w = 17 and float w = 33 by rows, double w = 33 by
-   columns). */
+   faster form on one thread while that window is small (measured on Zen 5
+   with nla bench: double w = 17 and float w = 33 by rows, double w = 33 by
+   columns).  With two threads on Zen 5, when the two cores share about
+   40-46 GB/s (the state this host is in most of the time), it reads less
+   than the column form once columns reach about 120 bytes (medians of 9
+   interleaved samples, two threads, GB/s, row-vector form vs column form:
+   float w = 29 46.9 vs 37.7, w = 31 17.6 vs 39.1, w = 33 31.7-38.1 vs
+   41.3-46.0, w = 35 38.0 vs 42.7; double w = 25 36.4 vs 40.7), so a team
+   takes the column form from L2_ROWVEC_TEAM_COL_BYTES.  Both forms give
+   the same bits, so the thread count still does not change y. */
 #ifndef L2_ROWVEC_BYTES
 #define L2_ROWVEC_BYTES 8192
 #endif
+#ifndef L2_ROWVEC_TEAM_COL_BYTES
+#define L2_ROWVEC_TEAM_COL_BYTES 120
+#endif
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                      int64_t lo, int64_t hi)
+                      int64_t lo, int64_t hi, int team)
 {
     int64_t w = kl + ku + 1;
+    int rowvec = (double)(w + LT_VL) * (double)w * sizeof(LT_T) <= L2_ROWVEC_BYTES &&
+                 (team <= 1 || w * (int64_t)sizeof(LT_T) < L2_ROWVEC_TEAM_COL_BYTES);
 
     if (w <= NLA_L2_DIAG_MAX)
         L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
-    else if ((double)(w + LT_VL) * (double)w * sizeof(LT_T) <= L2_ROWVEC_BYTES)
+    else if (rowvec)
         L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
     else
         L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
@@ -1035,7 +1083,7 @@ static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_
                          int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                          int64_t lo, int64_t hi)
 {
-    const int64_t w = kl + ku + 1, ahead = L(pf_ahead)(w);
+    const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, 4);
     const LT_T *end = ab + (n - 1) * ldab + w, *xend = x + m;
 
     for (int64_t j = lo; j < hi; j += 4) {

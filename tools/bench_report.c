@@ -61,6 +61,9 @@ void bench_report_row(FILE *f, const struct bench_result *r)
     if (r->timed && r->stream_gbs > 0)   /* level-2 rows: libnla's median / STREAM */
         fprintf(f, "  %3.0f%% of stream (ref %3.0f%%)", 100 * r->nla.median / r->stream_gbs,
                 100 * r->ref.median / r->stream_gbs);
+    if (r->timed && r->read_gbs > 0)     /* and / the plain read */
+        fprintf(f, ", of read %3.0f%% (ref %3.0f%%)", 100 * r->nla.median / r->read_gbs,
+                100 * r->ref.median / r->read_gbs);
     fputc('\n', f);
     if (!r->error[0] && !r->check_ok)
         fprintf(f, "      check: max |nla-ref|/bound = %.3g > tol %.3g\n",
@@ -214,6 +217,14 @@ static void json_row(FILE *f, const struct bench_result *r)
         json_num(f, r->timed ? r->nla.median / r->stream_gbs : NAN);
         fputs(", \"ref_stream_fraction\": ", f);
         json_num(f, r->timed ? r->ref.median / r->stream_gbs : NAN);
+    }
+    if (r->read_gbs > 0) {
+        fputs(", \"stream_read\": ", f);
+        json_num(f, r->read_gbs);
+        fputs(", \"read_fraction\": ", f);
+        json_num(f, r->timed ? r->nla.median / r->read_gbs : NAN);
+        fputs(", \"ref_read_fraction\": ", f);
+        json_num(f, r->timed ? r->ref.median / r->read_gbs : NAN);
     }
     fprintf(f, ", \"reps_nla\": %ld, \"reps_ref\": %ld,\n     \"check\": \"%s\", "
             "\"max_rel_err\": ", r->reps_nla, r->reps_ref,

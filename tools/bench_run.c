@@ -294,8 +294,10 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
     memset(r, 0, sizeof *r);
     r->c = *c;
     r->threads = cfg->threads;
-    if (strcmp(c->op->unit, "GB/s") == 0)
+    if (strcmp(c->op->unit, "GB/s") == 0) {
         r->stream_gbs = cfg->stream_gbs;
+        r->read_gbs = cfg->read_gbs;
+    }
     c->op->shape(c, r->shape, sizeof r->shape);
     r->ran_on = nla_backend_name(nla_context_backend(ctx));
     if (data_init(&d, c) != 0) {

@@ -187,6 +187,21 @@ static void json_config(FILE *f, const struct bench_config *cfg)
     fputs("},\n", f);
 }
 
+/* A level-2 row's bandwidth reference (GB/s, measured in the run) and
+   both sides' fractions of it; nothing when it was not measured. */
+static void json_ceiling(FILE *f, const struct bench_result *r, double gbs,
+                         const char *name, const char *frac)
+{
+    if (gbs <= 0)
+        return;
+    fprintf(f, ", \"%s\": ", name);
+    json_num(f, gbs);
+    fprintf(f, ", \"%s\": ", frac);
+    json_num(f, r->timed ? r->nla.median / gbs : NAN);
+    fprintf(f, ", \"ref_%s\": ", frac);
+    json_num(f, r->timed ? r->ref.median / gbs : NAN);
+}
+
 static void json_row(FILE *f, const struct bench_result *r)
 {
     fputs("    {\"op\": ", f);
@@ -210,22 +225,8 @@ static void json_row(FILE *f, const struct bench_result *r)
         json_num(f, r->ratio);
     else
         fputs("null", f);
-    if (r->stream_gbs > 0) {   /* level-2 rows */
-        fputs(", \"stream_triad\": ", f);
-        json_num(f, r->stream_gbs);
-        fputs(", \"stream_fraction\": ", f);
-        json_num(f, r->timed ? r->nla.median / r->stream_gbs : NAN);
-        fputs(", \"ref_stream_fraction\": ", f);
-        json_num(f, r->timed ? r->ref.median / r->stream_gbs : NAN);
-    }
-    if (r->read_gbs > 0) {
-        fputs(", \"stream_read\": ", f);
-        json_num(f, r->read_gbs);
-        fputs(", \"read_fraction\": ", f);
-        json_num(f, r->timed ? r->nla.median / r->read_gbs : NAN);
-        fputs(", \"ref_read_fraction\": ", f);
-        json_num(f, r->timed ? r->ref.median / r->read_gbs : NAN);
-    }
+    json_ceiling(f, r, r->stream_gbs, "stream_triad", "stream_fraction");
+    json_ceiling(f, r, r->read_gbs, "stream_read", "read_fraction");
     fprintf(f, ", \"reps_nla\": %ld, \"reps_ref\": %ld,\n     \"check\": \"%s\", "
             "\"max_rel_err\": ", r->reps_nla, r->reps_ref,
             !r->error[0] && r->check_ok ? "ok" : "FAIL");

@@ -1076,9 +1076,10 @@ INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
 /* Columns [lo, hi) of y = beta*y + alpha*A'*x, wide band, four at a time.
    A column whose aligned vectors would reach outside the storage, or its
    x outside x, or that is not whole (near the edges of A), is summed from
-   its own entries instead, one chain per lane as in L(dot_al), so that
-   neither the path nor the storage's alignment changes the bits, and four
-   columns give the bits of one: any split gives the same y. */
+   its own entries instead, from its start in two alternating sums of
+   fused products, which L(dot_al) matches lane for lane (see there): the
+   path and the storage's alignment do not change the bits, and four
+   columns give the bits of one, so any split gives the same y. */
 static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                          int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                          int64_t lo, int64_t hi)

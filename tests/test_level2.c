@@ -665,12 +665,15 @@ static void X(gbmv_threads)(void)
        (ku odd, so that the four-column groups of Trans fall differently
        in the 1- and 2-thread blocks), padded (m+n odd) and not; NoTrans
        bands that one thread sums by row vectors and two by columns
-       (double 17 and float 33 diagonals), which must agree bit for bit */
+       (double 17 and float 33 diagonals), or one thread two vectors of
+       rows at a time and two one at a time (double 9 and float 17
+       diagonals), which must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
-                                         { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 } };
+                                         { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },
+                                         { 9000, 9001, 4, 4 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
-    for (int s = 0; s < 6; s++)
+    for (int s = 0; s < 7; s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {
             c.m = shapes[s][0];
             c.n = shapes[s][1];

@@ -25,7 +25,9 @@
  *           NoTrans, while (w+VL)*w entries fit in L1 (and, with more
  *             than one thread, columns are under 120 bytes): a vector of
  *             rows at a time, summing the column segments that cross it
- *             in registers, in the column form's order;
+ *             in registers, in the column form's order (AVX2, AVX-512,
+ *             narrow bands: two vectors side by side, lane masks from a
+ *             table);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
  *             in L1;
@@ -727,6 +729,66 @@ INLINE int64_t L(pf_ahead_group)(int64_t w, int64_t count)
     return d > 0 ? d : 1;
 }
 
+#if NLA_VBYTES >= 32
+/* acc + a*b, one rounding (the compiler's contraction is not relied on:
+   the bits of L(dot_al) depend on every product being fused) */
+INLINE VEC L(fmav)(VEC acc, VEC a, VEC b)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    return (VEC)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc);
+#elif NLA_VBYTES == 64
+    return (VEC)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)acc);
+#elif LT_DOUBLE
+    return (VEC)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc);
+#else
+    return (VEC)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc);
+#endif
+}
+
+/* A lane mask kept for reuse: the k register's bits (AVX-512) or a vector
+   of all-ones lanes (AVX2). */
+#if NLA_VBYTES == 64
+typedef unsigned L(lmask);
+#else
+typedef __m256i L(lmask);
+#endif
+
+/* acc + p[0..VL)*s on the lanes of m, one rounding; acc on the others.
+   p[0..VL) must lie inside the storage.  (On AVX-512 the load may become
+   the multiply-add's masked memory operand: on Zen 5 that is faster here
+   than a plain load kept in a register, float w = 17 by rows 38 against
+   32 GB/s on one core.) */
+INLINE VEC L(fma_m)(VEC acc, const LT_T *p, LT_T s, L(lmask) m)
+{
+    VEC a = LOADU(p);
+
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    return (VEC)_mm512_mask3_fmadd_pd((__m512d)a, _mm512_set1_pd(s), (__m512d)acc,
+                                      (__mmask8)m);
+#elif NLA_VBYTES == 64
+    return (VEC)_mm512_mask3_fmadd_ps((__m512)a, _mm512_set1_ps(s), (__m512)acc,
+                                      (__mmask16)m);
+#elif LT_DOUBLE
+    __m256d f = _mm256_fmadd_pd((__m256d)a, _mm256_set1_pd(s), (__m256d)acc);
+    return (VEC)_mm256_blendv_pd((__m256d)acc, f, _mm256_castsi256_pd(m));
+#else
+    __m256 f = _mm256_fmadd_ps((__m256)a, _mm256_set1_ps(s), (__m256)acc);
+    return (VEC)_mm256_blendv_ps((__m256)acc, f, _mm256_castsi256_ps(m));
+#endif
+}
+
+/* the most columns an interior vector of rows crosses (VL + w - 1) that
+   the lane table of L(gbmv_n_rowpairs) holds (the pair's width limits keep
+   it under 40) */
+#define L2_RV_MAXJ 64
+#ifndef L2_RV_PAIR_COL_BYTES
+#define L2_RV_PAIR_COL_BYTES 96
+#endif
+#ifndef L2_RV_PAIR_TEAM_COL_BYTES
+#define L2_RV_PAIR_TEAM_COL_BYTES 64
+#endif
+#endif
+
 /*
  * Rows [lo, hi) of y = beta*y + alpha*A*x, one vector of rows at a time
  * with its sum in registers: the columns crossing the rows [i0, i0+VL)
@@ -741,11 +803,12 @@ INLINE int64_t L(pf_ahead_group)(int64_t w, int64_t count)
  * column form's operations in the column form's order, so that the two
  * forms give the same bits and L(gbmv_n) may pick either by thread count.
  * One chain per vector of rows; out-of-order execution overlaps the next
- * vector's (one thread reads as fast as with two alternating sums).
+ * vector's.  L(gbmv_n_rowvec) takes the interior of narrow bands two
+ * vectors at a time instead.
  */
-static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
-                             int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
-                             LT_T *y, int64_t lo, int64_t hi)
+__attribute__((noinline)) static void
+L(gbmv_n_rowvec1)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ldab,
+                  const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo, int64_t hi)
 {
     const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, LT_VL);
 
@@ -790,6 +853,110 @@ static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
         else
             L(storen)(y + i0, t, nr);
     }
+}
+
+#if NLA_VBYTES >= 32
+/* y[i0, i0+VL) scaled by beta, as a sum's start (see L(gbmv_n_rowvec1)) */
+INLINE VEC L(rowvec_start)(const LT_T *y, LT_T beta)
+{
+    VEC t;
+
+    if (beta == 0)
+        return SPLAT(0);
+    t = LOADU(y);
+    if (beta != 1) {
+        t = SPLAT(beta) * t;
+        /* rounded here: not fused into the first multiply-add */
+        __asm__("" : "+v"(t));
+    }
+    return t;
+}
+
+/* Rows [lo, hi) by vectors of rows two at a time, all interior: lo >= kl,
+   hi <= n - ku, hi - lo a multiple of 2*VL.  The vector of rows
+   [i0, i0+VL) crosses the columns j = i0-kl+k, k in [0, VL+w-1), each on
+   lanes [k-w+1, k] of its vector (all of them for k in [VL-1, w-1] when
+   w >= VL): the same lanes for every interior vector, so their masks are
+   made once.  Its loads lie inside the storage: the k-th starts at entry
+   (i0-kl)*ldab + w-1 + k*(ldab-1) and the last ends at
+   (i0+VL-1+ku)*ldab + 1. */
+__attribute__((noinline)) static void
+L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ldab,
+                   const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+{
+    const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, LT_VL), s = ldab - 1;
+    const int64_t nj = LT_VL + w - 1;
+    const int64_t kf0 = MIN(w, LT_VL) - 1, kf1 = MAX(w, LT_VL) - 1;
+    L(lmask) mk[L2_RV_MAXJ];
+
+    for (int64_t k = 0; k < nj; k++)
+        mk[k] = L(lanes)(MAX(0, k - w + 1), MIN(LT_VL, k + 1));
+    for (int64_t i0 = lo; i0 < hi; i0 += 2 * LT_VL) {
+        const LT_T *pa = ab + (i0 - kl) * ldab + (w - 1), *xa = x + i0 - kl;
+        const LT_T *pb = pa + LT_VL * ldab, *xb = xa + LT_VL;
+        VEC ta = L(rowvec_start)(y + i0, beta), tb = L(rowvec_start)(y + i0 + LT_VL, beta);
+        int64_t k = 0;
+
+        L(prefetch_cols)(ab, ldab, w, n, i0 + ku + ahead, 2 * LT_VL);
+        for (; k < kf0; k++) {
+            ta = L(fma_m)(ta, pa + k * s, alpha * xa[k], mk[k]);
+            tb = L(fma_m)(tb, pb + k * s, alpha * xb[k], mk[k]);
+        }
+        for (; k <= kf1 && w >= LT_VL; k++) {
+            ta = L(fmav)(ta, LOADU(pa + k * s), SPLAT(alpha * xa[k]));
+            tb = L(fmav)(tb, LOADU(pb + k * s), SPLAT(alpha * xb[k]));
+        }
+        for (; k < nj; k++) {
+            ta = L(fma_m)(ta, pa + k * s, alpha * xa[k], mk[k]);
+            tb = L(fma_m)(tb, pb + k * s, alpha * xb[k], mk[k]);
+        }
+        STOREU(y + i0, ta);
+        STOREU(y + i0 + LT_VL, tb);
+    }
+}
+#endif
+
+/*
+ * Row-vector form.  For narrow bands (AVX2, AVX-512) the interior takes
+ * two vectors of rows side by side with the lanes from a table
+ * (L(gbmv_n_rowpairs)), where one chain and its lane arithmetic were the
+ * limit.  Zen 5, GB/s (medians of 9 interleaved samples; one vector at
+ * a time, then two):
+ *   one thread, AVX-512: float w = 9 18.3, 39.6; w = 17 26.1, 38.1;
+ *     w = 21 29.8, 36.3; double w = 9 25.2, 32.2; but double w = 13
+ *     32.0, 28.2, hence L2_RV_PAIR_COL_BYTES;
+ *   one thread, AVX2: float w = 9 14.8, 34.2; w = 17 21.7, 37.8;
+ *     double w = 9 24.2, 34.6;
+ *   two threads, in the host's usual state (about 45 GB/s between the
+ *     two cores): float w = 9 34.6, 59.3-64.0 (its band nearly fits in
+ *     L3), w = 13 41.5, 46.0, but w = 17 43.1-44.9, 37.0-38.5 and double
+ *     w = 9 38.1-41.0, 33.8-37.3: where one chain keeps up with the
+ *     memory, the pair reads less, so a team pairs only columns under
+ *     L2_RV_PAIR_TEAM_COL_BYTES.
+ * The pair gives each lane the same operations in the same order, so
+ * the choice does not change the bits.
+ */
+static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                             int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
+                             LT_T *y, int64_t lo, int64_t hi, int team)
+{
+#if NLA_VBYTES >= 32
+    const int64_t w = kl + ku + 1, col = w * (int64_t)sizeof(LT_T);
+
+    if (col < (team > 1 ? L2_RV_PAIR_TEAM_COL_BYTES : L2_RV_PAIR_COL_BYTES) &&
+        LT_VL + w - 1 <= L2_RV_MAXJ) {
+        int64_t p0 = MIN(MAX(lo, kl), hi), ie = MIN(hi, n - ku);
+        int64_t p1 = ie > p0 ? p0 + (ie - p0) / (2 * LT_VL) * (2 * LT_VL) : p0;
+        if (p1 > p0) {
+            L(gbmv_n_rowvec1)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, p0);
+            L(gbmv_n_rowpairs)(n, kl, ku, ab, ldab, x, alpha, beta, y, p0, p1);
+            lo = p1;
+        }
+    }
+#else
+    (void)team;
+#endif
+    L(gbmv_n_rowvec1)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
 /* A plain load kept in a register: the compiler must not fold it into a
@@ -955,7 +1122,7 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     if (w <= NLA_L2_DIAG_MAX)
         L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
     else if (rowvec)
-        L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, team);
     else
         L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
@@ -998,21 +1165,6 @@ INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 #define L2_T_AL_BYTES 256
 #endif
 #define L2_AL(p) (*(const VEC *)(const void *)(p))
-
-/* acc + a*b, one rounding (the compiler's contraction is not relied on:
-   the bits of L(dot_al) depend on every product being fused) */
-INLINE VEC L(fmav)(VEC acc, VEC a, VEC b)
-{
-#if NLA_VBYTES == 64 && LT_DOUBLE
-    return (VEC)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc);
-#elif NLA_VBYTES == 64
-    return (VEC)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)acc);
-#elif LT_DOUBLE
-    return (VEC)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc);
-#else
-    return (VEC)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc);
-#endif
-}
 
 /* out[q] = the sum vector of column q < C (1 or 4): nv[q] aligned vectors
    from a[q], lanes [o[q], o[q]+w) of them, against x from xp[q].  Vector 0

@@ -649,6 +649,36 @@ INLINE __m256i L(lanes)(int64_t t0, int64_t t1)
 }
 #endif
 
+#if NLA_VBYTES >= 32
+/* acc + a*b, one rounding (the compiler's contraction is not relied on:
+   the bits of L(dot_al) depend on every product being fused) */
+INLINE VEC L(fmav)(VEC acc, VEC a, VEC b)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    return (VEC)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc);
+#elif NLA_VBYTES == 64
+    return (VEC)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)acc);
+#elif LT_DOUBLE
+    return (VEC)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc);
+#else
+    return (VEC)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc);
+#endif
+}
+#endif
+
+/* acc + a*b.  AVX2 and AVX-512: fused, written out, so that the forms
+   which must give the same bits (row vectors, pairs of them, columns) do
+   not hang on the compiler contracting a*b + c (-ffp-contract); the
+   portable kernel: as the compiler evaluates it, the same in every form. */
+INLINE VEC L(madd)(VEC acc, VEC a, VEC b)
+{
+#if NLA_VBYTES >= 32
+    return L(fmav)(acc, a, b);
+#else
+    return acc + a * b;
+#endif
+}
+
 /* acc[t] += p[t] * s for lanes t in [t0, t1) only (others unchanged, not
    read from p: they may lie outside the band or the array) */
 INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
@@ -663,11 +693,11 @@ INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
                                       (__m512)acc, m);
 #elif NLA_VBYTES == 32 && LT_DOUBLE
     __m256i m = L(lanes)(t0, t1);
-    VEC t = acc + (VEC)_mm256_maskload_pd(p, m) * SPLAT(s);
+    VEC t = L(fmav)(acc, (VEC)_mm256_maskload_pd(p, m), SPLAT(s));
     return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
 #elif NLA_VBYTES == 32
     __m256i m = L(lanes)(t0, t1);
-    VEC t = acc + (VEC)_mm256_maskload_ps(p, m) * SPLAT(s);
+    VEC t = L(fmav)(acc, (VEC)_mm256_maskload_ps(p, m), SPLAT(s));
     return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
 #else
     for (int64_t t = t0; t < t1; t++)
@@ -730,21 +760,6 @@ INLINE int64_t L(pf_ahead_group)(int64_t w, int64_t count)
 }
 
 #if NLA_VBYTES >= 32
-/* acc + a*b, one rounding (the compiler's contraction is not relied on:
-   the bits of L(dot_al) depend on every product being fused) */
-INLINE VEC L(fmav)(VEC acc, VEC a, VEC b)
-{
-#if NLA_VBYTES == 64 && LT_DOUBLE
-    return (VEC)_mm512_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc);
-#elif NLA_VBYTES == 64
-    return (VEC)_mm512_fmadd_ps((__m512)a, (__m512)b, (__m512)acc);
-#elif LT_DOUBLE
-    return (VEC)_mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc);
-#else
-    return (VEC)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc);
-#endif
-}
-
 /* A lane mask kept for reuse: the k register's bits (AVX-512) or a vector
    of all-ones lanes (AVX2). */
 #if NLA_VBYTES == 64
@@ -844,7 +859,7 @@ L(gbmv_n_rowvec1)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t lda
             t = L(fma_lanes)(t, p + j * (ldab - 1), alpha * x[j], MAX(0, j - ku - i0),
                              MIN(nr, j + kl - i0 + 1));
         for (; j <= f1; j++)
-            t += LOADU(p + j * (ldab - 1)) * SPLAT(alpha * x[j]);
+            t = L(madd)(t, LOADU(p + j * (ldab - 1)), SPLAT(alpha * x[j]));
         for (; j <= j1; j++)
             t = L(fma_lanes)(t, p + j * (ldab - 1), alpha * x[j], MAX(0, j - ku - i0),
                              MIN(nr, j + kl - i0 + 1));
@@ -987,11 +1002,11 @@ INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1
                                       (__m512)acc, m);
 #elif NLA_VBYTES == 32 && LT_DOUBLE
     __m256i m = L(lanes)(t0, t1);
-    VEC t = acc + LOADU(p) * SPLAT(s);
+    VEC t = L(fmav)(acc, LOADU(p), SPLAT(s));
     return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
 #elif NLA_VBYTES == 32
     __m256i m = L(lanes)(t0, t1);
-    VEC t = acc + LOADU(p) * SPLAT(s);
+    VEC t = L(fmav)(acc, LOADU(p), SPLAT(s));
     return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
 #else
     for (int64_t t = t0; t < t1; t++)
@@ -1055,7 +1070,7 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
             if (nc == NC && i >= r0[NC - 1] && i + LT_VL <= r1[0]) {
                 UNROLL
                 for (int q = 0; q < NC; q++)
-                    t += LOADU(p[q] + i) * SPLAT(xs[q]);
+                    t = L(madd)(t, LOADU(p[q] + i), SPLAT(xs[q]));
             } else {
                 UNROLL
                 for (int q = 0; q < NC; q++) {

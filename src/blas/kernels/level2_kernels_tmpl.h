@@ -375,11 +375,13 @@ static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT
 #if LT_DOUBLE
 typedef __mmask8 L(kmask);
 #define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_pd((__m512d)(a), (i), (__m512d)(b)))
-#define L2_MMOV(s, k, a) ((VEC)_mm512_mask_mov_pd((__m512d)(s), (k), (__m512d)(a)))
+#define L2_PERM2Z(k, a, i, b)                                                  \
+    _mm512_castpd_si512(_mm512_maskz_permutex2var_pd((k), (__m512d)(a), (i), (__m512d)(b)))
 #else
 typedef __mmask16 L(kmask);
 #define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_ps((__m512)(a), (i), (__m512)(b)))
-#define L2_MMOV(s, k, a) ((VEC)_mm512_mask_mov_ps((__m512)(s), (k), (__m512)(a)))
+#define L2_PERM2Z(k, a, i, b)                                                  \
+    _mm512_castps_si512(_mm512_maskz_permutex2var_ps((k), (__m512)(a), (i), (__m512)(b)))
 #endif
 #define L2_NPAIR(W) (((W) + 1) / 2)
 
@@ -408,13 +410,25 @@ INLINE void L(pick_init)(const int W, int64_t r, L(picks) *pk)
 
 INLINE VEC L(pick)(const int W, const VEC *src, const L(picks) *pk)
 {
-    VEC res = SPLAT(0);
+    /* each pair's lanes by a zero-masked permute; the pairs' masks split
+       the lanes, so OR-ing the parts (three at a time) selects them.  (On
+       Zen 5 this beat merging each part in with a masked move: float
+       Trans w = 9 20.3 -> 23.1 GB/s, double NoTrans w = 7 16.3 -> 17.9,
+       one thread.) */
+    __m512i part[6], res;
+    int p;
     UNROLL
-    for (int p = 0; p < L2_NPAIR(W); p++) {
+    for (p = 0; p < L2_NPAIR(W); p++) {
         VEC hi = src[2 * p + 1 < W ? 2 * p + 1 : 2 * p];
-        res = L2_MMOV(res, pk->m[p], L2_PERM2(src[2 * p], pk->idx[p], hi));
+        part[p] = L2_PERM2Z(pk->m[p], src[2 * p], pk->idx[p], hi);
     }
-    return res;
+    res = part[0];
+    UNROLL
+    for (p = 1; p + 1 < L2_NPAIR(W); p += 2)
+        res = _mm512_ternarylogic_epi32(res, part[p], part[p + 1], 0xFE);
+    if (p < L2_NPAIR(W))
+        res = _mm512_or_si512(res, part[p]);
+    return (VEC)res;
 }
 
 /* columns [v0, v1) of y = beta*y + alpha*A'*x, v0 and v1 multiples of VL */
@@ -1598,7 +1612,7 @@ static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
 #undef L2_DEINT
 #undef L2_NPAIR
 #undef L2_PERM2
-#undef L2_MMOV
+#undef L2_PERM2Z
 #undef UVEC
 #undef INLINE
 #undef UNROLL

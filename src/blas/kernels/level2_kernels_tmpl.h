@@ -469,18 +469,30 @@ INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T 
             lanes[t] = t + r; /* lanes r.. of (cur, next) */
         shift[r] = (__m512i)lanes;
     }
-    for (int64_t i = v0; i < v1; i += LT_VL) {
-        const LT_T *c = ab + (i - kl) * W; /* columns i-kl .. i-kl+2VL */
-        VEC cur[8], nxt[8], s = SPLAT(0);
+    /* pc[r]: diagonal r regrouped from the VL columns from i-kl; the
+       next block's (from i-kl+VL) is the next step's pc[r] */
+    VEC pc[8];
+    if (v0 < v1) {
+        VEC cur[8];
         UNROLL
-        for (int q = 0; q < W; q++) {
-            cur[q] = LOADU(c + q * LT_VL);
-            nxt[q] = LOADU(c + (W + q) * LT_VL);
-        }
+        for (int q = 0; q < W; q++)
+            cur[q] = LOADU(ab + (v0 - kl) * W + q * LT_VL);
+        UNROLL
+        for (int r = 0; r < W; r++)
+            pc[r] = L(pick)(W, cur, &pk[r]);
+    }
+    for (int64_t i = v0; i < v1; i += LT_VL) {
+        const LT_T *c = ab + (i - kl + LT_VL) * W; /* columns i-kl+VL .. i-kl+2VL */
+        VEC nxt[8], s = SPLAT(0);
+        UNROLL
+        for (int q = 0; q < W; q++)
+            nxt[q] = LOADU(c + q * LT_VL);
         UNROLL
         for (int r = 0; r < W; r++) {
-            VEC d = L2_PERM2(L(pick)(W, cur, &pk[r]), shift[r], L(pick)(W, nxt, &pk[r]));
+            VEC pn = L(pick)(W, nxt, &pk[r]);
+            VEC d = L2_PERM2(pc[r], shift[r], pn);
             s += d * LOADU(x + i - kl + r);
+            pc[r] = pn;
         }
         if (beta == 0)
             STOREU(y + i, SPLAT(alpha) * s);

@@ -412,9 +412,9 @@ INLINE VEC L(pick)(const int W, const VEC *src, const L(picks) *pk)
 {
     /* each pair's lanes by a zero-masked permute; the pairs' masks split
        the lanes, so OR-ing the parts (three at a time) selects them.  (On
-       Zen 5 this beat merging each part in with a masked move: float
-       Trans w = 9 20.3 -> 23.1 GB/s, double NoTrans w = 7 16.3 -> 17.9,
-       one thread.) */
+       Zen 5 this beat merging each part in with a masked move: double
+       NoTrans w = 7 16.3 -> 17.9 GB/s on one thread, 30.8 -> 33.5 on two;
+       w = 3 unchanged.) */
     __m512i part[6], res;
     int p;
     UNROLL
@@ -677,7 +677,8 @@ INLINE __m256i L(lanes)(int64_t t0, int64_t t1)
 
 #if NLA_VBYTES >= 32
 /* acc + a*b, one rounding (the compiler's contraction is not relied on:
-   the bits of L(dot_al) depend on every product being fused) */
+   the bits of L(dot_al), and the agreement of the NoTrans forms through
+   L(madd), depend on every product being fused) */
 INLINE VEC L(fmav)(VEC acc, VEC a, VEC b)
 {
 #if NLA_VBYTES == 64 && LT_DOUBLE
@@ -796,9 +797,10 @@ typedef __m256i L(lmask);
 
 /* acc + p[0..VL)*s on the lanes of m, one rounding; acc on the others.
    p[0..VL) must lie inside the storage.  (On AVX-512 the load may become
-   the multiply-add's masked memory operand: on Zen 5 that is faster here
-   than a plain load kept in a register, float w = 17 by rows 38 against
-   32 GB/s on one core.) */
+   the multiply-add's masked memory operand.  L(loadu_reg) avoids that in
+   the column form, where it was slow; here, with every lane inside the
+   storage, it measured faster than a plain load kept in a register:
+   float w = 17 by rows 38 against 32 GB/s on one Zen 5 core.) */
 INLINE VEC L(fma_m)(VEC acc, const LT_T *p, LT_T s, L(lmask) m)
 {
     VEC a = LOADU(p);
@@ -932,6 +934,9 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
 
     for (int64_t k = 0; k < nj; k++)
         mk[k] = L(lanes)(MAX(0, k - w + 1), MIN(LT_VL, k + 1));
+    /* (the 2*VL columns prefetched a step end VL columns past where
+       L(pf_ahead_group) puts the end of a group of VL; the speeds quoted
+       at L(gbmv_n_rowvec) were measured so) */
     for (int64_t i0 = lo; i0 < hi; i0 += 2 * LT_VL) {
         const LT_T *pa = ab + (i0 - kl) * ldab + (w - 1), *xa = x + i0 - kl;
         const LT_T *pb = pa + LT_VL * ldab, *xb = xa + LT_VL;
@@ -973,7 +978,8 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
  *     L3), w = 13 41.5, 46.0, but w = 17 43.1-44.9, 37.0-38.5 and double
  *     w = 9 38.1-41.0, 33.8-37.3: where one chain keeps up with the
  *     memory, the pair reads less, so a team pairs only columns under
- *     L2_RV_PAIR_TEAM_COL_BYTES.
+ *     L2_RV_PAIR_TEAM_COL_BYTES (double then never pairs: this form
+ *     starts at w = 9, 72 bytes).
  * The pair gives each lane the same operations in the same order, so
  * the choice does not change the bits.
  */

@@ -832,6 +832,28 @@ INLINE VEC L(fma_m)(VEC acc, const LT_T *p, LT_T s, L(lmask) m)
 #endif
 #endif
 
+/* y[i0, i0+nr) (nr <= VL) scaled by beta, the start of the row-vector
+   forms' sums: beta*y rounded, as the column form stores it (not fused into
+   the first column's multiply-add), y when beta is 1, 0 when beta is 0 */
+INLINE VEC L(rowvec_start)(const LT_T *y, int64_t nr, LT_T beta)
+{
+    VEC t;
+
+    if (beta == 0)
+        return SPLAT(0);
+    if (nr == LT_VL)
+        t = LOADU(y);
+    else
+        t = L(loadn)(y, nr);
+    if (beta != 1) {
+        t = SPLAT(beta) * t;
+#if NLA_VBYTES >= 32
+        __asm__("" : "+v"(t));
+#endif
+    }
+    return t;
+}
+
 /*
  * Rows [lo, hi) of y = beta*y + alpha*A*x, one vector of rows at a time
  * with its sum in registers: the columns crossing the rows [i0, i0+VL)
@@ -861,28 +883,12 @@ L(gbmv_n_rowvec1)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t lda
         /* whole-vector columns: j - ku <= i0 and j + kl >= i0 + VL - 1 */
         int64_t f0 = MAX(j0, i0 + LT_VL - 1 - kl), f1 = MIN(j1, i0 + ku);
         const LT_T *p = ab + ku + i0;
-        VEC t;
+        VEC t = L(rowvec_start)(y + i0, nr, beta);
         int64_t j = j0;
 
         L(prefetch_cols)(ab, ldab, w, n, i0 + ku + ahead, LT_VL);
         if (nr < LT_VL)
             f0 = f1 + 1; /* a partial vector of rows: lanes only */
-        if (beta == 0) {
-            t = SPLAT(0);
-        } else {
-            if (nr == LT_VL)
-                t = LOADU(y + i0);
-            else
-                t = L(loadn)(y + i0, nr);
-            if (beta != 1) {
-                t = SPLAT(beta) * t;
-#if NLA_VBYTES >= 32
-                /* rounded here, as the column form stores it: not fused
-                   into the first column's multiply-add */
-                __asm__("" : "+v"(t));
-#endif
-            }
-        }
         for (; j < f0 && j <= j1; j++)
             t = L(fma_lanes)(t, p + j * (ldab - 1), alpha * x[j], MAX(0, j - ku - i0),
                              MIN(nr, j + kl - i0 + 1));
@@ -899,21 +905,6 @@ L(gbmv_n_rowvec1)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t lda
 }
 
 #if NLA_VBYTES >= 32
-/* y[i0, i0+VL) scaled by beta, as a sum's start (see L(gbmv_n_rowvec1)) */
-INLINE VEC L(rowvec_start)(const LT_T *y, LT_T beta)
-{
-    VEC t;
-
-    if (beta == 0)
-        return SPLAT(0);
-    t = LOADU(y);
-    if (beta != 1) {
-        t = SPLAT(beta) * t;
-        /* rounded here: not fused into the first multiply-add */
-        __asm__("" : "+v"(t));
-    }
-    return t;
-}
 
 /* Rows [lo, hi) by vectors of rows two at a time, all interior: lo >= kl,
    hi <= n - ku, hi - lo a multiple of 2*VL.  The vector of rows
@@ -940,7 +931,8 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
     for (int64_t i0 = lo; i0 < hi; i0 += 2 * LT_VL) {
         const LT_T *pa = ab + (i0 - kl) * ldab + (w - 1), *xa = x + i0 - kl;
         const LT_T *pb = pa + LT_VL * ldab, *xb = xa + LT_VL;
-        VEC ta = L(rowvec_start)(y + i0, beta), tb = L(rowvec_start)(y + i0 + LT_VL, beta);
+        VEC ta = L(rowvec_start)(y + i0, LT_VL, beta);
+        VEC tb = L(rowvec_start)(y + i0 + LT_VL, LT_VL, beta);
         int64_t k = 0;
 
         L(prefetch_cols)(ab, ldab, w, n, i0 + ku + ahead, 2 * LT_VL);

@@ -623,9 +623,11 @@ static void L(gbmv_t_edge)(int64_t m, int64_t kl, int64_t ku, const LT_T *ab,
     default: CALL(8); break;                                                   \
     }
 
-/* Trans takes the diagonal-wise form up to L2_T_DIAG_MAX diagonals: its
-   columns are contiguous, and a dot this short costs more in its
-   horizontal sum than in its products. */
+/* The portable kernel's Trans takes the diagonal-wise form up to
+   L2_T_DIAG_MAX diagonals: its columns are contiguous, and a dot this
+   short costs more in its horizontal sum than in its products.  (AVX2 and
+   AVX-512 take the transposed-block form above NLA_L2_DIAG_MAX, so these
+   widths never reach the diagonal-wise form there.) */
 #ifndef L2_T_DIAG_MAX
 #define L2_T_DIAG_MAX 12
 #endif

@@ -797,6 +797,23 @@ typedef unsigned L(lmask);
 typedef __m256i L(lmask);
 #endif
 
+/* acc + a*b on the lanes of m, one rounding; acc on the others (a and b
+   are registers: their other lanes may hold anything) */
+INLINE VEC L(fma_vm)(VEC acc, VEC a, VEC b, L(lmask) m)
+{
+#if NLA_VBYTES == 64 && LT_DOUBLE
+    return (VEC)_mm512_mask3_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc, (__mmask8)m);
+#elif NLA_VBYTES == 64
+    return (VEC)_mm512_mask3_fmadd_ps((__m512)a, (__m512)b, (__m512)acc, (__mmask16)m);
+#elif LT_DOUBLE
+    return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)L(fmav)(acc, a, b),
+                                 _mm256_castsi256_pd(m));
+#else
+    return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)L(fmav)(acc, a, b),
+                                 _mm256_castsi256_ps(m));
+#endif
+}
+
 /* acc + p[0..VL)*s on the lanes of m, one rounding; acc on the others.
    p[0..VL) must lie inside the storage.  (On AVX-512 the load may become
    the multiply-add's masked memory operand.  L(loadu_reg) avoids that in
@@ -805,21 +822,7 @@ typedef __m256i L(lmask);
    float w = 17 by rows 38 against 32 GB/s on one Zen 5 core.) */
 INLINE VEC L(fma_m)(VEC acc, const LT_T *p, LT_T s, L(lmask) m)
 {
-    VEC a = LOADU(p);
-
-#if NLA_VBYTES == 64 && LT_DOUBLE
-    return (VEC)_mm512_mask3_fmadd_pd((__m512d)a, _mm512_set1_pd(s), (__m512d)acc,
-                                      (__mmask8)m);
-#elif NLA_VBYTES == 64
-    return (VEC)_mm512_mask3_fmadd_ps((__m512)a, _mm512_set1_ps(s), (__m512)acc,
-                                      (__mmask16)m);
-#elif LT_DOUBLE
-    __m256d f = _mm256_fmadd_pd((__m256d)a, _mm256_set1_pd(s), (__m256d)acc);
-    return (VEC)_mm256_blendv_pd((__m256d)acc, f, _mm256_castsi256_pd(m));
-#else
-    __m256 f = _mm256_fmadd_ps((__m256)a, _mm256_set1_ps(s), (__m256)acc);
-    return (VEC)_mm256_blendv_ps((__m256)acc, f, _mm256_castsi256_ps(m));
-#endif
+    return L(fma_vm)(acc, LOADU(p), SPLAT(s), m);
 }
 
 /* the most columns an interior vector of rows crosses (VL + w - 1) that
@@ -1018,22 +1021,8 @@ INLINE VEC L(loadu_reg)(const LT_T *p)
    a plain load, which on some cores is much faster than a masked one. */
 INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
 {
-#if NLA_VBYTES == 64 && LT_DOUBLE
-    __mmask8 m = (__mmask8)L(lanes)(t0, t1);
-    return (VEC)_mm512_mask3_fmadd_pd((__m512d)L(loadu_reg)(p), _mm512_set1_pd(s),
-                                      (__m512d)acc, m);
-#elif NLA_VBYTES == 64
-    __mmask16 m = (__mmask16)L(lanes)(t0, t1);
-    return (VEC)_mm512_mask3_fmadd_ps((__m512)L(loadu_reg)(p), _mm512_set1_ps(s),
-                                      (__m512)acc, m);
-#elif NLA_VBYTES == 32 && LT_DOUBLE
-    __m256i m = L(lanes)(t0, t1);
-    VEC t = L(fmav)(acc, LOADU(p), SPLAT(s));
-    return (VEC)_mm256_blendv_pd((__m256d)acc, (__m256d)t, _mm256_castsi256_pd(m));
-#elif NLA_VBYTES == 32
-    __m256i m = L(lanes)(t0, t1);
-    VEC t = L(fmav)(acc, LOADU(p), SPLAT(s));
-    return (VEC)_mm256_blendv_ps((__m256)acc, (__m256)t, _mm256_castsi256_ps(m));
+#if NLA_VBYTES >= 32
+    return L(fma_vm)(acc, L(loadu_reg)(p), SPLAT(s), L(lanes)(t0, t1));
 #else
     for (int64_t t = t0; t < t1; t++)
         acc[t] += p[t] * s;
@@ -1173,21 +1162,7 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
    a and b are registers, so their masked-off lanes may hold anything. */
 INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 {
-#if NLA_VBYTES == 64 && LT_DOUBLE
-    __mmask8 m = (__mmask8)L(lanes)(t0, t1);
-    return (VEC)_mm512_mask3_fmadd_pd((__m512d)a, (__m512d)b, (__m512d)acc, m);
-#elif NLA_VBYTES == 64
-    __mmask16 m = (__mmask16)L(lanes)(t0, t1);
-    return (VEC)_mm512_mask3_fmadd_ps((__m512)a, (__m512)b, (__m512)acc, m);
-#elif LT_DOUBLE
-    __m256i m = L(lanes)(t0, t1);
-    __m256d f = _mm256_fmadd_pd((__m256d)a, (__m256d)b, (__m256d)acc); /* fused */
-    return (VEC)_mm256_blendv_pd((__m256d)acc, f, _mm256_castsi256_pd(m));
-#else
-    __m256i m = L(lanes)(t0, t1);
-    __m256 f = _mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)acc); /* fused */
-    return (VEC)_mm256_blendv_ps((__m256)acc, f, _mm256_castsi256_ps(m));
-#endif
+    return L(fma_vm)(acc, a, b, L(lanes)(t0, t1));
 }
 
 /*

@@ -1349,7 +1349,7 @@ INLINE void L(transpose)(VEC *u)
  * by r into a vector of y, with no horizontal sums and no per-column work.
  * Entries alternate between two sums.  The rows [0, wv) go by transposed
  * blocks; a remainder of at most L2_TR_TAIL entries (wv = w rounded down
- * to VL) is summed entry by entry, a longer one as a last block that loads
+ * to VL) is summed on its own (see below), a longer one as a last block that loads
  * up to VL-1 entries past the column (L(tr_rows)).  On Zen 5 against the
  * four-column dots: 1.6x (double, 9 entries) to 1.2x (float, 33 entries).
  */
@@ -1361,17 +1361,44 @@ INLINE int64_t L(tr_rows)(int64_t w)
     return w % LT_VL <= L2_TR_TAIL ? w / LT_VL * LT_VL : w;
 }
 
+#if NLA_VBYTES == 32
+/* lane t of L(gather)(p, idx): p[t*ld], for (VL-1)*ld in 32 bits */
+INLINE __m256i L(gather_idx)(int32_t ld)
+{
+    return _mm256_mullo_epi32(_mm256_set1_epi32(ld), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+INLINE VEC L(gather)(const LT_T *p, __m256i idx)
+{
+#if LT_DOUBLE
+    return (VEC)_mm256_i32gather_pd(p, _mm256_castsi256_si128(idx), 8);
+#else
+    return (VEC)_mm256_i32gather_ps(p, idx, 4);
+#endif
+}
+#endif
+
 /* columns [v0, v1) (multiples of VL), whole in A, each with VL entries
-   from row L(tr_rows)(w) rounded down to VL inside the storage */
+   from row L(tr_rows)(w) rounded down to VL inside the storage.  The
+   remainder rows [wv, w), if any, are summed on their own and added to
+   the blocks' sum: AVX2 gathers them across the VL columns (when the
+   offsets fit in 32 bits), with the fused products of the loop per
+   column, in the same order, so the bits do not depend on the path.
+   AVX-512 keeps the loop: its gathers read slower from memory (double,
+   9 entries: 32.5 against 25.3 GB/s on one thread), while from L2 they
+   were faster.  On AVX2, one thread, gathering against the loop: float
+   9 entries 20 -> 35 GB/s, double 9 entries 25 -> 34. */
 INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                          const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
                          int64_t v1)
 {
     const int64_t ahead = L(pf_ahead)(w), wv = L(tr_rows)(w);
+#if NLA_VBYTES == 32
+    const int gat = ldab <= INT32_MAX / LT_VL;
+    const __m256i idx = L(gather_idx)((int32_t)(gat ? ldab : 0));
+#endif
 
     for (int64_t j = v0; j < v1; j += LT_VL) {
         VEC s0 = SPLAT(0), s1 = SPLAT(0), r;
-        LT_T rest[LT_VL];
 
         L(prefetch_cols)(ab, ldab, w, n, j + ahead, LT_VL);
         for (int64_t rb = 0; rb < wv; rb += LT_VL) {
@@ -1389,19 +1416,150 @@ INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64
                     s1 += u[q + 1] * LOADU(xp + q + 1);
             }
         }
-        for (int t = 0; t < LT_VL; t++) {
-            const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
-            LT_T e = 0;
+        r = s0 + s1;
+#if NLA_VBYTES == 32
+        if (wv < w && gat) {
+            VEC e = SPLAT(0);
             for (int64_t q = wv; q < w; q++)
-                e += p[q] * xp[q];
-            rest[t] = e;
+                e += L(gather)(ab + j * ldab + q, idx) * LOADU(x + j - ku + q);
+            r += e;
+        } else
+#endif
+        if (wv < w) {
+            LT_T rest[LT_VL];
+            for (int t = 0; t < LT_VL; t++) {
+                const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
+                LT_T e = 0;
+                for (int64_t q = wv; q < w; q++)
+                    e += p[q] * xp[q];
+                rest[t] = e;
+            }
+            r += LOADU(rest);
         }
-        r = SPLAT(alpha) * (s0 + s1 + LOADU(rest));
+        r = SPLAT(alpha) * r;
         if (beta != 0)
             r += SPLAT(beta) * LOADU(y + j);
         STOREU(y + j, r);
     }
 }
+#endif
+
+#undef L2_TR8
+#if NLA_VBYTES == 64 && !LT_DOUBLE
+/*
+ * AVX-512 float: the same, in slabs of 8 rows.  The 16x16 transpose above
+ * takes 64 two-source shuffles, half of them across 128-bit lanes, and
+ * bounds the kernel (float w = 9 read 32 GB/s from L2, 25 from memory).
+ * A slab loads 8 entries of each of the 16 columns as 256-bit halves, col
+ * t with col t+4 (t = 0-3, 8-11), and transposes both 8x8 halves at once:
+ * 8 unpacks and 8 shufps inside 128-bit lanes, then 8 vshuff32x4 that
+ * put the lanes in column order.  The last slab of K = w mod 8 rows keeps
+ * only what its K rows need (K is a constant there).  Rows alternate
+ * between two sums by parity, as in L(gbmv_t_tr).
+ *
+ * Used below 32 entries, and above where the 16x16 blocks would leave a
+ * last block mostly empty (w mod 16 > L2_TR_TAIL).  Zen 5, medians of 9
+ * interleaved samples, GB/s, 16x16 blocks -> slabs: one thread, w = 9
+ * 23.0 -> 36.2, 17: 31.6 -> 34.1, 25: 25.5 -> 31.3, 57: 26.8 -> 29.6;
+ * two threads, w = 9: 46.0 -> 83.8 (the band partly in L3).  Where the
+ * 16x16 form has only a short remainder (w = 33, 49) the slabs read
+ * 0.87-0.95 of it on two threads, so those keep it.
+ */
+#define L2_TR8 1
+/* o[k] = row rb+k of columns j..j+15, k < K; c = ab + j*ldab + rb */
+INLINE void L(tr8x16)(const LT_T *c, int64_t ldab, VEC *o, const int K)
+{
+    static const int col[8] = { 0, 1, 2, 3, 8, 9, 10, 11 };
+    __m512 z[8], t[8], u[8];
+
+    UNROLL
+    for (int i = 0; i < 8; i++)
+        z[i] = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(c + col[i] * ldab)),
+                                  _mm256_loadu_ps(c + (col[i] + 4) * ldab), 1);
+    UNROLL
+    for (int g = 0; g < 8; g += 4) {
+        t[g] = _mm512_unpacklo_ps(z[g], z[g + 1]);
+        t[g + 1] = _mm512_unpackhi_ps(z[g], z[g + 1]);
+        t[g + 2] = _mm512_unpacklo_ps(z[g + 2], z[g + 3]);
+        t[g + 3] = _mm512_unpackhi_ps(z[g + 2], z[g + 3]);
+        /* u[g+k], 128-bit lanes: row k and k+4 of the group's first four
+           columns, then of the next four */
+        u[g] = _mm512_shuffle_ps(t[g], t[g + 2], 0x44);
+        u[g + 1] = _mm512_shuffle_ps(t[g], t[g + 2], 0xee);
+        u[g + 2] = _mm512_shuffle_ps(t[g + 1], t[g + 3], 0x44);
+        u[g + 3] = _mm512_shuffle_ps(t[g + 1], t[g + 3], 0xee);
+    }
+    UNROLL
+    for (int k = 0; k < 4; k++) {
+        if (k < K)
+            o[k] = (VEC)_mm512_shuffle_f32x4(u[k], u[4 + k], 0x88);
+        if (k + 4 < K)
+            o[k + 4] = (VEC)_mm512_shuffle_f32x4(u[k], u[4 + k], 0xdd);
+    }
+}
+
+/* columns [v0, v1) (multiples of 16), whole in A, each with entries up to
+   row w rounded up to 8 inside the storage; K = w mod 8 */
+INLINE void L(gbmv_t_tr8k)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
+                           const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
+                           int64_t v1, const int K)
+{
+    const int64_t ahead = L(pf_ahead)(w), wf = w - K;
+
+    for (int64_t j = v0; j < v1; j += LT_VL) {
+        VEC s0 = SPLAT(0), s1 = SPLAT(0), o[8], r;
+        const LT_T *c = ab + j * ldab, *xp = x + j - ku;
+        int64_t rb = 0;
+
+        L(prefetch_cols)(ab, ldab, w, n, j + ahead, LT_VL);
+        for (; rb < wf; rb += 8) {
+            L(tr8x16)(c + rb, ldab, o, 8);
+            UNROLL
+            for (int q = 0; q < 8; q += 2) {
+                s0 = L(fmav)(s0, o[q], LOADU(xp + rb + q));
+                s1 = L(fmav)(s1, o[q + 1], LOADU(xp + rb + q + 1));
+            }
+        }
+        if (K) {
+            L(tr8x16)(c + rb, ldab, o, K);
+            UNROLL
+            for (int q = 0; q < K; q++) {
+                if (q & 1)
+                    s1 = L(fmav)(s1, o[q], LOADU(xp + rb + q));
+                else
+                    s0 = L(fmav)(s0, o[q], LOADU(xp + rb + q));
+            }
+        }
+        r = SPLAT(alpha) * (s0 + s1);
+        if (beta != 0)
+            r += SPLAT(beta) * LOADU(y + j);
+        STOREU(y + j, r);
+    }
+}
+
+static void L(gbmv_t_tr8)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
+                          const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
+                          int64_t v1)
+{
+#define L2_TR8K(K)                                                             \
+    case K:                                                                    \
+        L(gbmv_t_tr8k)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1, K);      \
+        break
+    switch (w % 8) {
+        L2_TR8K(0);
+        L2_TR8K(1);
+        L2_TR8K(2);
+        L2_TR8K(3);
+        L2_TR8K(4);
+        L2_TR8K(5);
+        L2_TR8K(6);
+        default:
+        L2_TR8K(7);
+    }
+#undef L2_TR8K
+}
+#else
+#define L2_TR8 0
 #endif
 
 /* columns [lo, hi) of y = beta*y + alpha*A'*x, one dot each, four at a
@@ -1453,13 +1611,21 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     }
     if (w > NLA_L2_DIAG_MAX) {
         /* the groups whose loads stay inside the storage: columns [0, cl)
-           may load up to row L(tr_rows)(w) rounded up to VL */
-        int64_t top = (n - 1) * ldab + w - (L(tr_rows)(w) + LT_VL - 1) / LT_VL * LT_VL;
+           may load up to row L(tr_rows)(w) rounded up to VL (L2_TR8: w
+           rounded up to 8) */
+        int tr8 = L2_TR8 && (w < 32 || w % LT_VL > L2_TR_TAIL);
+        int64_t span = tr8 ? (w + 7) / 8 * 8 : (L(tr_rows)(w) + LT_VL - 1) / LT_VL * LT_VL;
+        int64_t top = (n - 1) * ldab + w - span;
         int64_t cl = top >= 0 ? top / ldab + 1 : 0, v0, v1;
         L(vec_groups)(a, MIN(b, cl), &v0, &v1);
         if (v0 < v1) {
             L(gbmv_t_dots)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
-            L(gbmv_t_tr)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+#if L2_TR8
+            if (tr8)
+                L(gbmv_t_tr8)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+            else
+#endif
+                L(gbmv_t_tr)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
             lo = v1;
         }
         L(gbmv_t_dots)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);

@@ -410,20 +410,22 @@ static void X(gbmv_sweep)(void)
                                 X(gbmv_case)(ctx, &c);
                             }
     /* whole columns between the edges, bands of 9 and more (Trans, AVX2
-       and AVX-512: transposed blocks, the remainder entry by entry or as
-       one more block, and the aligned vector form), unpadded (m+n even)
-       and padded */
+       and AVX-512: transposed blocks, the remainder gathered (AVX2),
+       entry by entry or as one more block, and the aligned vector form),
+       unpadded (m+n even) and padded */
     {
-        /* (256: the last vector group ends at the last column, where the
-           loads past the band must stop; kl = 0 makes it whole) */
+        /* (256 with {0, 15}: unpadded, 16 entries a column, so that the
+           last vector group ends at the last column, where the loads past
+           the band must stop; kl = 0 makes it whole) */
         static const int64_t dims[][2] = { { 300, 300 }, { 300, 257 }, { 257, 300 },
                                            { 256, 256 } };
-        /* (AVX-512 float: bands of 9 to 63 in slabs of 8 rows, the last
-           one w mod 8 = 0 to 7 rows) */
+        /* (AVX-512 float: bands of 9 to 31, and 42, in slabs of 8 rows,
+           the last one w mod 8 = 0 to 7 rows) */
         static const int64_t bands[][2] = { { 16, 16 }, { 20, 13 }, { 40, 40 }, { 3, 60 },
                                             { 4, 4 },   { 6, 7 },   { 8, 8 },   { 10, 12 },
                                             { 0, 8 },   { 12, 0 },  { 7, 8 },   { 5, 5 },
-                                            { 9, 10 },  { 6, 6 },   { 11, 12 } };
+                                            { 9, 10 },  { 6, 6 },   { 11, 12 }, { 4, 5 },
+                                            { 20, 21 }, { 0, 15 } };
         for (size_t d = 0; d < 4; d++)
             for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++)
                 for (c.trans = 0; c.trans < 2; c.trans++) {

@@ -1349,8 +1349,8 @@ INLINE void L(transpose)(VEC *u)
  * by r into a vector of y, with no horizontal sums and no per-column work.
  * Entries alternate between two sums.  The rows [0, wv) go by transposed
  * blocks; a remainder of at most L2_TR_TAIL entries (wv = w rounded down
- * to VL) is summed on its own (see below), a longer one as a last block that loads
- * up to VL-1 entries past the column (L(tr_rows)).  On Zen 5 against the
+ * to VL) is summed on its own (see below), a longer one as a last block
+ * that loads up to VL-1 entries past the column (L(tr_rows)).  On Zen 5 against the
  * four-column dots: 1.6x (double, 9 entries) to 1.2x (float, 33 entries).
  */
 #ifndef L2_TR_TAIL
@@ -1381,12 +1381,13 @@ INLINE VEC L(gather)(const LT_T *p, __m256i idx)
    from row L(tr_rows)(w) rounded down to VL inside the storage.  The
    remainder rows [wv, w), if any, are summed on their own and added to
    the blocks' sum: AVX2 gathers them across the VL columns (when the
-   offsets fit in 32 bits), with the fused products of the loop per
-   column, in the same order, so the bits do not depend on the path.
-   AVX-512 keeps the loop: its gathers read slower from memory (double,
-   9 entries: 32.5 against 25.3 GB/s on one thread), while from L2 they
-   were faster.  On AVX2, one thread, gathering against the loop: float
-   9 entries 20 -> 35 GB/s, double 9 entries 25 -> 34. */
+   offsets fit in 32 bits), lane by lane the loop's products in its order
+   (both are written e += a*b, and contract alike); which of the two runs
+   depends on ldab alone, never on the split of y.  AVX-512 keeps the
+   loop: its gathers were faster from L2 but slower from memory (double,
+   9 entries, one thread: loop 32.5, gathers 25.3 GB/s).  On AVX2, one
+   thread, loop -> gathers: float 9 entries 20 -> 35 GB/s, double 9
+   entries 25 -> 34. */
 INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                          const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
                          int64_t v1)
@@ -1457,8 +1458,8 @@ INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64
  * only what its K rows need (K is a constant there).  Rows alternate
  * between two sums by parity, as in L(gbmv_t_tr).
  *
- * Used below 32 entries, and above where the 16x16 blocks would leave a
- * last block mostly empty (w mod 16 > L2_TR_TAIL).  Zen 5, medians of 9
+ * Used below 32 entries, and above where the 16x16 form would transpose
+ * a whole last block for its remainder (w mod 16 > L2_TR_TAIL).  Zen 5, medians of 9
  * interleaved samples, GB/s, 16x16 blocks -> slabs: one thread, w = 9
  * 23.0 -> 36.2, 17: 31.6 -> 34.1, 25: 25.5 -> 31.3, 57: 26.8 -> 29.6;
  * two threads, w = 9: 46.0 -> 83.8 (the band partly in L3).  Where the
@@ -1594,7 +1595,8 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 
 /* Elements [lo, hi) of y = beta*y + alpha*A'*x.  AVX2 and AVX-512: long
    columns on aligned vectors, short ones (9 entries up) transposed in
-   blocks of VL where whole, one dot each elsewhere; the portable kernel:
+   blocks of VL (AVX-512 float: mostly in slabs of 8 rows, L(gbmv_t_tr8))
+   where whole, one dot each elsewhere; the portable kernel:
    dots, the diagonals unrolled up to L2_T_DIAG_MAX entries. */
 static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
@@ -1611,8 +1613,8 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     }
     if (w > NLA_L2_DIAG_MAX) {
         /* the groups whose loads stay inside the storage: columns [0, cl)
-           may load up to row L(tr_rows)(w) rounded up to VL (L2_TR8: w
-           rounded up to 8) */
+           may load up to row L(tr_rows)(w) rounded up to VL (the slab
+           form, tr8: w rounded up to 8) */
         int tr8 = L2_TR8 && (w < 32 || w % LT_VL > L2_TR_TAIL);
         int64_t span = tr8 ? (w + 7) / 8 * 8 : (L(tr_rows)(w) + LT_VL - 1) / LT_VL * LT_VL;
         int64_t top = (n - 1) * ldab + w - span;

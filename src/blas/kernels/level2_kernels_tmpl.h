@@ -1350,8 +1350,9 @@ INLINE void L(transpose)(VEC *u)
  * Entries alternate between two sums.  The rows [0, wv) go by transposed
  * blocks; a remainder of at most L2_TR_TAIL entries (wv = w rounded down
  * to VL) is summed on its own (see below), a longer one as a last block
- * that loads up to VL-1 entries past the column (L(tr_rows)).  On Zen 5 against the
- * four-column dots: 1.6x (double, 9 entries) to 1.2x (float, 33 entries).
+ * that loads up to VL-1 entries past the column (L(tr_rows)).  On Zen 5
+ * against the four-column dots: 1.6x (double, 9 entries) to 1.2x (float,
+ * 33 entries).
  */
 #ifndef L2_TR_TAIL
 #define L2_TR_TAIL 5
@@ -1459,12 +1460,12 @@ INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64
  * between two sums by parity, as in L(gbmv_t_tr).
  *
  * Used below 32 entries, and above where the 16x16 form would transpose
- * a whole last block for its remainder (w mod 16 > L2_TR_TAIL).  Zen 5, medians of 9
- * interleaved samples, GB/s, 16x16 blocks -> slabs: one thread, w = 9
- * 23.0 -> 36.2, 17: 31.6 -> 34.1, 25: 25.5 -> 31.3, 57: 26.8 -> 29.6;
- * two threads, w = 9: 46.0 -> 83.8 (the band partly in L3).  Where the
- * 16x16 form has only a short remainder (w = 33, 49) the slabs read
- * 0.87-0.95 of it on two threads, so those keep it.
+ * a whole last block for its remainder (w mod 16 > L2_TR_TAIL).  Zen 5,
+ * medians of 9 interleaved samples, GB/s, 16x16 blocks -> slabs: one
+ * thread, w = 9: 23.0 -> 36.2, 17: 31.6 -> 34.1, 25: 25.5 -> 31.3, 57:
+ * 26.8 -> 29.6; two threads, w = 9: 46.0 -> 83.8 (the band partly in
+ * L3).  Where the 16x16 form has only a short remainder (w = 33, 49)
+ * the slabs read 0.87-0.95 of it on two threads, so those keep it.
  */
 #define L2_TR8 1
 /* o[k] = row rb+k of columns j..j+15, k < K; c = ab + j*ldab + rb */

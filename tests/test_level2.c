@@ -668,15 +668,23 @@ static void X(threads_case)(X(runner) run, X(l2case) *c)
 
 static void X(gemv_threads)(void)
 {
-    X(l2case) c = { .routine = "gemv", .m = 900, .n = 700, .alpha = 0.7, .beta = 0.3 };
-    for (c.trans = 0; c.trans < 2; c.trans++) {
-        c.incx = 1;
-        c.incy = 1;
-        X(threads_case)(X(run_gemv), &c);
-        c.incx = -2;
-        c.incy = 2;
-        X(threads_case)(X(run_gemv), &c);
-    }
+    /* NoTrans: a matrix that takes the cached form (four columns a pass)
+       and one over its 12 MiB bound (eight; 1300 and 1850 leave a group
+       of four and one of two) */
+    const int64_t big = sizeof(TT) == 8 ? 1300 : 1850;
+    const int64_t dims[2][2] = { { 900, 700 }, { big, big } };
+    X(l2case) c = { .routine = "gemv", .alpha = 0.7, .beta = 0.3 };
+    for (int d = 0; d < 2; d++)
+        for (c.trans = 0; c.trans < 2; c.trans++) {
+            c.m = dims[d][0];
+            c.n = dims[d][1];
+            c.incx = 1;
+            c.incy = 1;
+            X(threads_case)(X(run_gemv), &c);
+            c.incx = -2;
+            c.incy = 2;
+            X(threads_case)(X(run_gemv), &c);
+        }
 }
 
 static void X(gbmv_threads)(void)

@@ -17,6 +17,16 @@
 
 /* Thread blocks of the output start at multiples of this many elements. */
 #define L2_ALIGN 64
+/* gemv NoTrans: matrices of at most this many bytes stay in the last-level
+   cache across calls and take the kernels' cached form (four columns a
+   pass, not eight).  Measured on the development machine (Zen 5, a 32 MiB
+   L3 for the VM), against OpenBLAS, interleaved with the eight-column
+   form: double 1000 x 1000, one thread, 0.99 -> 1.05, two threads 1.26 ->
+   1.18; float level on one thread, 1.06 -> 1.10 on two; and four columns
+   lose from about 16 MB up (double 1600 x 1600, 20 MB: 19% slower; 2000 x
+   2000: 20 to 35%).  The L3 size the OS reports here is the host's
+   (384 MiB), no guide, so this is a constant. */
+#define L2_GEMV_CACHED_BYTES (12.0 * 1024 * 1024)
 /* Matrix entries below which a call runs on one thread.  Measured on the
    2-vCPU development machine, quiet (nla bench --threads 2 --n N, with
    NLA_L2_THREAD_MIN=0 against 1e12): two threads gain from n = 256

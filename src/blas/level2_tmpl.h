@@ -158,6 +158,9 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     int notrans = trans == NLA_NO_TRANS;
     int64_t lx = notrans ? n : m, ly = notrans ? m : n;
     int nt = LL(P, threads)(ex, (double)m * n, ly);
+    /* the whole matrix, not a thread's rows: the form must not follow the
+       thread count, or the bits would */
+    int cached = (double)m * (double)n * sizeof(T) <= L2_GEMV_CACHED_BYTES;
     const T *xs;
     T *ys, *work;
     nla_status st;
@@ -179,7 +182,7 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
         LL(P, block)(ly, tid, team, &lo, &hi);
         if (lo < hi && notrans) {
             LL(P, scale)(hi - lo, beta, ys + lo, 1);
-            KF(K, P, gemv_n)(hi - lo, n, a + lo, lda, xs, ys + lo);
+            KF(K, P, gemv_n)(hi - lo, n, a + lo, lda, xs, ys + lo, cached);
         } else if (lo < hi) {
             KF(K, P, gemv_t)(m, hi - lo, a + lo * lda, lda, xs, alpha, beta, ys + lo);
         }

@@ -13,7 +13,8 @@
  *
  * Every kernel reads each matrix entry once, as one stream where the
  * storage allows it:
- *   gemv_n  eight columns per pass over y (y traffic 1/8 of A's);
+ *   gemv_n  eight columns per pass over y (y traffic 1/8 of A's), four
+ *           where the matrix stays in the last-level cache;
  *   gemv_t  four dot products per pass over x;
  *   gbmv    by the band's width w = kl+ku+1:
  *           w <= NLA_L2_DIAG_MAX (portable Trans: 12): diagonal-wise,
@@ -275,17 +276,18 @@ INLINE void L(gemv_nc)(const int C, int64_t m, const LT_T *a, int64_t lda,
     }
 }
 
+/* Eight columns a pass, four when the matrix stays in the last-level
+   cache (L2_GEMV_CACHED_BYTES, level2.c, has the measurements). */
 static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
-                      LT_T *y)
+                      LT_T *y, int cached)
 {
     int64_t j = 0;
 
-    for (; j + 8 <= n; j += 8)
-        L(gemv_nc)(8, m, a + j * lda, lda, x + j, y);
-    if (j + 4 <= n) {
+    if (!cached)
+        for (; j + 8 <= n; j += 8)
+            L(gemv_nc)(8, m, a + j * lda, lda, x + j, y);
+    for (; j + 4 <= n; j += 4)
         L(gemv_nc)(4, m, a + j * lda, lda, x + j, y);
-        j += 4;
-    }
     if (j + 2 <= n) {
         L(gemv_nc)(2, m, a + j * lda, lda, x + j, y);
         j += 2;

@@ -93,8 +93,10 @@ void nla_bench_usage(FILE *f)
           "[-1,1].  Before timing, libnla's result must agree with the reference:\n"
           "|nla-ref|_i <= 2(d+2)eps * (|op(A)||x| + |beta||y0|)_i, d = terms per sum;\n"
           "a row that does not is FAIL.  Samples alternate libnla, reference, ...;\n"
-          "the table shows the median and p25..p75 of the throughput, and\n"
-          "ratio = libnla median / reference median.  Units:\n", f);
+          "the table shows the median and p25..p75 of the throughput, and the\n"
+          "ratio: the median of libnla's sample i / the reference's sample i\n"
+          "(taken right after it; --json also gives the ratio of the medians).\n"
+          "Units:\n", f);
     for (int i = 0; bench_ops[i]; i++)
         fprintf(f, "  %-5s %-8s %s per call\n", bench_ops[i]->name,
                 bench_ops[i]->unit, bench_ops[i]->work_doc);

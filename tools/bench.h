@@ -112,7 +112,9 @@ struct bench_result {
     int threads;
     const char *ran_on;        /* nla_context_last_backend after the check */
     struct bench_stats nla, ref;
-    double ratio;              /* nla.median / ref.median */
+    double ratio;              /* median of the paired ratios: libnla's sample i
+                                  / the reference's sample i, taken after it */
+    double ratio_medians;      /* nla.median / ref.median */
     double max_rel_err, tol;
     int check_ok;
     int timed;                 /* 0: not timed (see error) */

@@ -60,8 +60,8 @@ void nla_bench_usage(FILE *f)
           "                  (--quick: n=2^18, kl=ku=1,16)\n"
           "            spmv  n=1000,4000,8000, upper and lower (--quick: 2000)\n"
           "            (gemv, gbmv and spmv rows also give their fraction of the\n"
-          "            STREAM triad and of a plain read, both measured in the\n"
-          "            same run and thread count)\n"
+          "            STREAM triad and of a read, plain or prefetched, both\n"
+          "            measured in the same run and thread count)\n"
           "            fft   c2c and r2c n=2^6..2^22, c2c n=1000,1009,4093,10^5\n"
           "                  vs FFTW MEASURE; c2c 2^6..2^22 vs GSL radix-2\n"
           "                  (--quick: c2c 2^6,2^10,2^14,2^16, r2c 2^10,2^16,\n"
@@ -453,7 +453,7 @@ static int row_is_l2(const struct bench_op *op)
     return strcmp(op->unit, "GB/s") == 0;
 }
 
-/* The STREAM triad and the plain read at cfg->threads, in this run, if a
+/* The STREAM triad and the read at cfg->threads, in this run, if a
    level-2 row is in. */
 static void measure_stream(struct bench_config *cfg, const struct bench_case *cases,
                            int ncases)
@@ -462,12 +462,14 @@ static void measure_stream(struct bench_config *cfg, const struct bench_case *ca
     for (int i = 0; i < ncases; i++)
         if (row_is_l2(cases[i].op)) {
             const char *s = cfg->threads == 1 ? "" : "s";
+            double plain, pf;
             cfg->stream_gbs = bench_stream_triad(cfg->threads, cfg->quick);
-            cfg->read_gbs = bench_stream_read(cfg->threads, cfg->quick);
+            cfg->read_gbs = bench_stream_read(cfg->threads, cfg->quick, &plain, &pf);
             if (!cfg->json)
-                printf("stream triad, %d thread%s: %.2f GB/s; plain read: %.2f GB/s "
-                       "(best of %d each)\n",
-                       cfg->threads, s, cfg->stream_gbs, cfg->read_gbs, cfg->quick ? 5 : 10);
+                printf("stream triad, %d thread%s: %.2f GB/s; read: %.2f GB/s (plain %.2f, "
+                       "prefetched %.2f; best of %d each)\n",
+                       cfg->threads, s, cfg->stream_gbs, cfg->read_gbs, plain, pf,
+                       cfg->quick ? 5 : 10);
             return;
         }
 }

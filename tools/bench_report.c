@@ -61,7 +61,7 @@ void bench_report_row(FILE *f, const struct bench_result *r)
     if (r->timed && r->stream_gbs > 0)   /* level-2 rows: libnla's median / STREAM */
         fprintf(f, "  %3.0f%% of stream (ref %3.0f%%)", 100 * r->nla.median / r->stream_gbs,
                 100 * r->ref.median / r->stream_gbs);
-    if (r->timed && r->read_gbs > 0)     /* and / the plain read */
+    if (r->timed && r->read_gbs > 0)     /* and / the read */
         fprintf(f, ", of read %3.0f%% (ref %3.0f%%)", 100 * r->nla.median / r->read_gbs,
                 100 * r->ref.median / r->read_gbs);
     fputc('\n', f);

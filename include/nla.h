@@ -86,6 +86,11 @@ NLA_API const char *nla_backend_unavailable_reason(nla_backend b);
    "avx512") and a sentence saying why it was chosen. */
 NLA_API const char *nla_cpu_isa(void);
 NLA_API const char *nla_cpu_isa_reason(void);
+/* The tuning profile the CPU kernels use and why, e.g. "xeon: CPUID vendor
+   GenuineIntel".  It picks among kernel forms by where each was measured
+   fastest; results can differ in the last bits between profiles, never
+   between runs with the same profile and thread count. */
+NLA_API const char *nla_cpu_tuning(void);
 
 /* ---------------------------------------------------------------- memory */
 

@@ -15,6 +15,8 @@
  *
  * Every test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
  * avx512, set by the test's .init before the library first looks at it;
+ * the gbmv tests of the AVX2 and AVX-512 tables also once per tuning
+ * profile, NLA_CPU_TUNE=zen5 and xeon;
  * Criterion runs each test in its own process).  A table the CPU cannot
  * run is skipped, with the reason.  NLA_L2_THREAD_MIN is lowered so that
  * the threads tests' problems are split.  Band widths cover 0, 1, 2, 5, n-1 and
@@ -138,6 +140,38 @@ static void require_isa(const char *isa)
 L2_TESTS(generic)
 L2_TESTS(avx2)
 L2_TESTS(avx512)
+
+/* The band tests again under each tuning profile (NLA_CPU_TUNE), whichever
+   this CPU would pick: a profile moves the widths at which the NoTrans
+   row-vector and column forms, and the Trans transposed and aligned
+   forms, take over, and how the aligned form prefetches. */
+#define L2_TUNE_INIT(isa, tune)                                                \
+    static void isa_##isa##_##tune(void)                                       \
+    {                                                                          \
+        isa_force(#isa);                                                       \
+        setenv("NLA_CPU_TUNE", #tune, 1);                                      \
+    }
+#define L2_TUNE_TEST(isa, tune, name, body)                                    \
+    Test(gbmv_##tune##_##isa, name, .init = isa_##isa##_##tune)                \
+    {                                                                          \
+        require_isa(#isa);                                                     \
+        cr_assert(strncmp(nla_cpu_tuning(), #tune ": ", sizeof #tune + 1) == 0, \
+                  "profile %s not forced: %s", #tune, nla_cpu_tuning());       \
+        body();                                                                \
+    }
+#define L2_TUNE_TESTS(isa, tune)                                               \
+    L2_TUNE_INIT(isa, tune)                                                    \
+    L2_TUNE_TEST(isa, tune, d_sweep, gbmv_sweep_d)                             \
+    L2_TUNE_TEST(isa, tune, s_sweep, gbmv_sweep_s)                             \
+    L2_TUNE_TEST(isa, tune, d_threads, gbmv_threads_d)                         \
+    L2_TUNE_TEST(isa, tune, s_threads, gbmv_threads_s)                         \
+    L2_TUNE_TEST(isa, tune, d_placement, gbmv_placement_d)                     \
+    L2_TUNE_TEST(isa, tune, s_placement, gbmv_placement_s)
+
+L2_TUNE_TESTS(avx2, zen5)
+L2_TUNE_TESTS(avx2, xeon)
+L2_TUNE_TESTS(avx512, zen5)
+L2_TUNE_TESTS(avx512, xeon)
 
 #else /* ------------------------------------------------- per precision */
 
@@ -693,7 +727,8 @@ static void X(gbmv_threads)(void)
        (ku odd, so that the four-column groups of Trans fall differently
        in the 1- and 2-thread blocks), padded (m+n odd) and not; NoTrans
        bands that one thread sums by row vectors and two by columns
-       (double 17 and float 33 diagonals), or one thread two vectors of
+       (double 17 and float 33 diagonals, on the zen5 profile), or one
+       thread two vectors of
        rows at a time and two one at a time (double 9 and float 17
        diagonals), which must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },

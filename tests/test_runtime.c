@@ -1,11 +1,13 @@
 /*
  * test_runtime.c - contexts, backend selection, the environment variables,
- * CPU ISA choice and the plugin loader (through a mock plugin).
+ * CPU ISA and tuning profile choices and the plugin loader (through a mock
+ * plugin).
  *
  * Criterion runs every test in a fresh process, and libnla makes its
  * once-per-process choices (ISA, plugin) on first use, so each test sets
  * the environment in its .init function before any libnla call.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
@@ -17,6 +19,7 @@ static void clean_env(void)
 {
     unsetenv("NLA_BACKEND");
     unsetenv("NLA_CPU_ISA");
+    unsetenv("NLA_CPU_TUNE");
     unsetenv("NLA_MOCK_NODEVICE");
     unsetenv("NLA_MOCK_FFT_FAIL");
     /* a path that cannot exist: no plugin, as on a machine without CUDA */
@@ -100,6 +103,24 @@ static void isa_bogus(void)
 {
     clean_env();
     setenv("NLA_CPU_ISA", "sse9", 1);
+}
+
+static void tune_xeon(void)
+{
+    clean_env();
+    setenv("NLA_CPU_TUNE", "xeon", 1);
+}
+
+static void tune_zen5(void)
+{
+    clean_env();
+    setenv("NLA_CPU_TUNE", "zen5", 1);
+}
+
+static void tune_bogus(void)
+{
+    clean_env();
+    setenv("NLA_CPU_TUNE", "pentium", 1);
 }
 
 /* C = A*B, 37x29x41, against CBLAS, on ctx; data in host memory. */
@@ -254,6 +275,49 @@ Test(runtime, isa_forced_generic, .init = isa_generic)
 Test(runtime, isa_unknown_value_ignored, .init = isa_bogus)
 {
     cr_assert(strstr(nla_cpu_isa_reason(), "ignored"), "%s", nla_cpu_isa_reason());
+}
+
+/* The tuning profile follows the CPUID vendor: GenuineIntel gets "xeon",
+   every other vendor "zen5" (read here from /proc/cpuinfo, independently
+   of the library's CPUID call). */
+Test(runtime, tuning_follows_vendor, .init = clean_env)
+{
+    const char *t = nla_cpu_tuning();
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    int intel = -1;
+
+    if (!f)
+        cr_skip_test("no /proc/cpuinfo to read the vendor from (tuning: %s)", t);
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "vendor_id", 9) == 0) {
+            intel = strstr(line, "GenuineIntel") != NULL;
+            break;
+        }
+    fclose(f);
+    if (intel < 0)
+        cr_skip_test("/proc/cpuinfo names no vendor (tuning: %s)", t);
+    cr_assert(strncmp(t, intel ? "xeon: " : "zen5: ", 6) == 0, "tuning %s", t);
+    cr_assert(strstr(t, "CPUID vendor"), "%s", t);
+}
+
+Test(runtime, tuning_forced, .init = tune_xeon)
+{
+    cr_assert(strncmp(nla_cpu_tuning(), "xeon: forced by NLA_CPU_TUNE", 28) == 0, "%s",
+              nla_cpu_tuning());
+}
+
+Test(runtime, tuning_forced_zen5, .init = tune_zen5)
+{
+    cr_assert(strncmp(nla_cpu_tuning(), "zen5: forced by NLA_CPU_TUNE", 28) == 0, "%s",
+              nla_cpu_tuning());
+}
+
+Test(runtime, tuning_unknown_value_ignored, .init = tune_bogus)
+{
+    const char *t = nla_cpu_tuning();
+    cr_assert(strstr(t, "NLA_CPU_TUNE=pentium is unknown and was ignored"), "%s", t);
+    cr_assert(strncmp(t, "xeon: ", 6) == 0 || strncmp(t, "zen5: ", 6) == 0, "%s", t);
 }
 
 /* ---------------------------------------------------- plugin loader */

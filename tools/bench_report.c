@@ -11,8 +11,8 @@
 
 void bench_report_header(FILE *f, const struct bench_config *cfg)
 {
-    fprintf(f, "libnla %s, CPU ISA %s (%s)\n", nla_version(), nla_cpu_isa(),
-            nla_cpu_isa_reason());
+    fprintf(f, "libnla %s, CPU ISA %s (%s), tuning %s\n", nla_version(), nla_cpu_isa(),
+            nla_cpu_isa_reason(), nla_cpu_tuning());
     fprintf(f, "backend %s", nla_backend_name(cfg->backend));
     if (cfg->backend_note)
         fprintf(f, " (auto; cuda: not available (%s))", cfg->backend_note);
@@ -154,6 +154,8 @@ static void json_machine(FILE *f, const struct bench_config *cfg)
     json_str(f, nla_cpu_isa());
     fputs(", \"cpu_isa_reason\": ", f);
     json_str(f, nla_cpu_isa_reason());
+    fputs(", \"cpu_tuning\": ", f);
+    json_str(f, nla_cpu_tuning());
     fprintf(f, ", \"online_cpus\": %ld, \"openblas_core\": ",
             sysconf(_SC_NPROCESSORS_ONLN));
     json_str(f, cfg->openblas_core);

@@ -17,7 +17,7 @@ static void print_backend(nla_backend b)
 static void print_env(void)
 {
     static const char *const vars[] = {
-        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_PLUGIN_PATH", "OMP_NUM_THREADS",
+        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_CPU_TUNE", "NLA_PLUGIN_PATH", "OMP_NUM_THREADS",
         "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
     };
     int any = 0;
@@ -32,7 +32,8 @@ static void print_env(void)
         any = 1;
     }
     if (!any)
-        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_PLUGIN_PATH OMP_NUM_THREADS is set)\n");
+        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_CPU_TUNE NLA_PLUGIN_PATH "
+               "OMP_NUM_THREADS is set)\n");
 }
 
 /* The resolved AUTO backend, or why AUTO cannot make a context. */
@@ -62,6 +63,7 @@ int nla_info_main(int argc, char **argv)
     }
     printf("libnla %s\n", nla_version());
     printf("cpu isa: %s (%s)\n", nla_cpu_isa(), nla_cpu_isa_reason());
+    printf("cpu tuning: %s\n", nla_cpu_tuning());
     if (nla_context_create(&ctx, NLA_BACKEND_CPU) == NLA_OK) {
         printf("threads: %d (default of a CPU context)\n", nla_context_threads(ctx));
         nla_context_destroy(ctx);

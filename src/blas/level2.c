@@ -74,6 +74,49 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
     }
 }
 
+/*
+ * Band form thresholds by tuning profile (nla_cpu_tune_id, cpu.c).
+ *
+ * zen5, measured on an AMD EPYC (Zen 5, 2 vCPUs) with nla bench and
+ * interleaved A/B runs: the row-vector NoTrans form wins on one thread
+ * while its window is small (double w = 17 and float w = 33 by rows,
+ * double w = 33 by columns: 1.01x OpenBLAS by rows, 1.22x by columns).
+ * With two threads, when the two cores share about 40-46 GB/s, it reads
+ * less than the column form once columns reach about 120 bytes (medians
+ * of 9, GB/s, rows vs columns: float w = 29 46.9 vs 37.7, w = 31 17.6 vs
+ * 39.1, w = 33 31.7-38.1 vs 41.3-46.0, w = 35 38.0 vs 42.7; double w = 25
+ * 36.4 vs 40.7).  Trans: the transposed form up to 256-byte columns (the
+ * aligned form's crossover: 200 to 260 bytes in both precisions); a
+ * prefetch into L2 cost the aligned form 10-18%.
+ *
+ * xeon, measured on an Intel Xeon (Emerald Rapids, 2 vCPUs, a 260 MiB L3,
+ * one core reads 14-15 GB/s, two 25-30), n = 2^20, kl = ku, medians of 9
+ * interleaved samples (GB/s; the transposed form, the aligned form with
+ * an L1 prefetch, the same with an L2 prefetch):
+ *   NoTrans, one thread, rows vs columns: double kl = 8 9.9 vs 8.7,
+ *     16 10.6 vs 9.8, 24 12.0 vs 11.2, 32 11.4 vs 10.8, 48 10.6 vs 11.4,
+ *     64 10.8 vs 12.1; float 16 9.6 vs 9.1, 24 10.3 vs 9.7, 32 10.5 vs
+ *     10.1, 48 10.1 vs 10.9, 64 9.4 vs 10.9: rows while the window is
+ *     under 32 KiB (double kl = 24, float kl = 32);
+ *   NoTrans, two threads: double kl = 16 19.2 vs 16.7, 24 22.3 vs 20.5,
+ *     64 18.7 vs 20.0; float 16 19.7 vs 17.0, 24 17.2 vs 17.1, 32 17.8 vs
+ *     16.9: no limit on the column for a team;
+ *   Trans, one thread: double kl = 16 11.4, 10.4, 10.5; 24 11.2, 10.8,
+ *     11.5; 48 11.5, 12.2, 12.9; 64 11.7, 12.2, 13.5; float 32 10.8, 10.3,
+ *     11.2; 48 9.8, 10.1, 11.3; 64 10.9, 11.4, 13.0; two threads, double
+ *     16 22.8, 18.8, 19.0; 64 22.5, 24.8, 26.9: the transposed form to
+ *     320-byte columns, the aligned one beyond, prefetching into L2.
+ */
+static const nla_l2_tune l2_tunes[] = {
+    [NLA_TUNE_ZEN5] = { "zen5", 8192, 120, 256, 0 },
+    [NLA_TUNE_XEON] = { "xeon", 32768, INT64_MAX, 320, 1 },
+};
+
+const nla_l2_tune *nla_l2_tune_get(void)
+{
+    return &l2_tunes[nla_cpu_tune_id()];
+}
+
 #define T double
 #define P d
 #include "level2_tmpl.h"

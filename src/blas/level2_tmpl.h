@@ -200,6 +200,7 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
                        const T *x, int64_t incx, T beta, T *y, int64_t incy)
 {
     const nla_l2_kernels *K = nla_l2_kernels_get();
+    const nla_l2_tune *tune = nla_l2_tune_get();
     int notrans = trans == NLA_NO_TRANS;
     int64_t lx = notrans ? n : m, ly = notrans ? m : n;
     /* diagonals outside the matrix are never read: clip the band to it
@@ -227,9 +228,10 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
         LL(P, block)(ly, tid, team, &lo, &hi);
         if (lo < hi && notrans)
             KF(K, P, gbmv_n)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi,
-                             team);
+                             team, tune);
         else if (lo < hi)
-            KF(K, P, gbmv_t)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi);
+            KF(K, P, gbmv_t)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi,
+                             tune);
     }
     if (incy != 1)
         LL(P, scatter)(ly, ys, y, incy);

@@ -3,6 +3,14 @@
  * and the operating system's saved register state (never from family or
  * model tables).  NLA_CPU_ISA=generic|avx2|avx512 overrides the choice,
  * but never selects an ISA the machine cannot run.
+ *
+ * Apart from the ISA, a tuning profile picks between kernel forms that
+ * run the same instructions but favour different cores (which band
+ * widths take which level-2 form, how far a form prefetches).  It comes
+ * from the CPUID vendor, because the crossovers were measured on one core
+ * of each vendor and went opposite ways: "xeon" (measured on a Xeon,
+ * Emerald Rapids) for GenuineIntel, "zen5" (measured on an EPYC, Zen 5)
+ * for every other CPU.  NLA_CPU_TUNE=zen5|xeon overrides it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,6 +30,11 @@ static const char *const isa_names[] = { "generic", "avx2", "avx512" };
 static nla_isa chosen_isa;
 static char chosen_reason[192];
 static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
+
+static const char *const tune_names[] = { "zen5", "xeon" };
+static nla_tune chosen_tune;
+static char tune_reason[160];
+static pthread_once_t tune_once = PTHREAD_ONCE_INIT;
 
 #ifdef NLA_X86
 static uint64_t read_xcr0(void)
@@ -69,11 +82,33 @@ static nla_isa detect(char *why, size_t len)
     snprintf(why, len, "CPUID reports no usable AVX2+FMA");
     return NLA_ISA_GENERIC;
 }
+
+/* The profile for this CPU's vendor; why names the vendor. */
+static nla_tune detect_tune(char *why, size_t len)
+{
+    unsigned max, v[3];
+    char vendor[13];
+
+    if (!__get_cpuid(0, &max, &v[0], &v[2], &v[1])) {
+        snprintf(why, len, "CPUID vendor unavailable");
+        return NLA_TUNE_ZEN5;
+    }
+    memcpy(vendor, v, 12);
+    vendor[12] = '\0';
+    snprintf(why, len, "CPUID vendor %s", vendor);
+    return strcmp(vendor, "GenuineIntel") == 0 ? NLA_TUNE_XEON : NLA_TUNE_ZEN5;
+}
 #else
 static nla_isa detect(char *why, size_t len)
 {
     snprintf(why, len, "not an x86-64 CPU");
     return NLA_ISA_GENERIC;
+}
+
+static nla_tune detect_tune(char *why, size_t len)
+{
+    snprintf(why, len, "not an x86-64 CPU");
+    return NLA_TUNE_ZEN5;
 }
 #endif
 
@@ -121,6 +156,43 @@ NLA_API const char *nla_cpu_isa_reason(void)
 {
     nla_cpu_isa_id();
     return chosen_reason;
+}
+
+static void choose_tune(void)
+{
+    char why[64];
+    const char *env = getenv("NLA_CPU_TUNE");
+    nla_tune best = detect_tune(why, sizeof why);
+    int i;
+
+    chosen_tune = best;
+    snprintf(tune_reason, sizeof tune_reason, "%s: %s", tune_names[best], why);
+    if (!env || !*env)
+        return;
+    for (i = 0; i < 2; i++)
+        if (strcmp(env, tune_names[i]) == 0)
+            break;
+    if (i == 2) {
+        snprintf(tune_reason, sizeof tune_reason,
+                 "%s: %s; NLA_CPU_TUNE=%.16s is unknown and was ignored",
+                 tune_names[best], why, env);
+    } else {
+        chosen_tune = (nla_tune)i;
+        snprintf(tune_reason, sizeof tune_reason, "%s: forced by NLA_CPU_TUNE (%s)",
+                 tune_names[i], why);
+    }
+}
+
+nla_tune nla_cpu_tune_id(void)
+{
+    pthread_once(&tune_once, choose_tune);
+    return chosen_tune;
+}
+
+NLA_API const char *nla_cpu_tuning(void)
+{
+    nla_cpu_tune_id();
+    return tune_reason;
 }
 
 int nla_default_threads(void)

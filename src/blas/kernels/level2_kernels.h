@@ -24,6 +24,21 @@
    form; wider ones the column (NoTrans) or dot (Trans) form. */
 #define NLA_L2_DIAG_MAX 8
 
+/* Which form a band takes, by the CPU tuning profile (nla_cpu_tune_id;
+   the values and their measurements are in src/blas/level2.c).  Both
+   NoTrans forms give the same bits; the Trans forms differ in the last
+   bits, so a profile, like a thread count, fixes the result. */
+typedef struct nla_l2_tune {
+    const char *name;              /* "zen5", "xeon" */
+    int64_t rowvec_bytes;          /* NoTrans by vectors of rows while the
+                                      window of (w+VL)*w entries fits */
+    int64_t rowvec_team_col_bytes; /* ... and, with a team, while a column
+                                      is under this many bytes */
+    int64_t t_al_bytes;            /* Trans on aligned vectors from columns
+                                      of this many bytes */
+    int t_al_pf_l2;                /* that form prefetches into L2, not L1 */
+} nla_l2_tune;
+
 #define NLA_L2_KERNEL_FNS(T, P)                                                \
     /* y[0..m) += A[0..m, 0..n) * x[0..n), A column-major; cached: the   \
        whole matrix of the call stays in the last-level cache (one value   \
@@ -36,13 +51,15 @@
     /* band A (LAPACK storage, kl <= m-1, ku <= n-1): for i in [lo, hi)      \
        y[i] = beta*y[i] + alpha * (A*x)[i]  (gbmv_n),                         \
        y[i] = beta*y[i] + alpha * (A'*x)[i] (gbmv_t); team: the threads that  \
-       share the call (it may pick the form, never the bits) */               \
+       share the call (it may pick the form, never the bits); tune: the      \
+       profile's form thresholds */                                           \
     void (*P##gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
                       const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
-                      T *y, int64_t lo, int64_t hi, int team);                 \
+                      T *y, int64_t lo, int64_t hi, int team,                  \
+                      const nla_l2_tune *tune);                                \
     void (*P##gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
                       const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
-                      T *y, int64_t lo, int64_t hi);                           \
+                      T *y, int64_t lo, int64_t hi, const nla_l2_tune *tune);  \
     /* packed symmetric, columns [j0, j1): acc += (those columns' part of A)  \
        * x, each stored entry read once for its two contributions.  acc must  \
        be zero on the rows the columns touch: [0, j1) upper, [j0, n) lower. */ \
@@ -65,5 +82,7 @@ extern const nla_l2_kernels nla_l2_kernels_avx512;
 
 /* The table for nla_cpu_isa_id(). */
 const nla_l2_kernels *nla_l2_kernels_get(void);
+/* The thresholds for nla_cpu_tune_id(). */
+const nla_l2_tune *nla_l2_tune_get(void);
 
 #endif

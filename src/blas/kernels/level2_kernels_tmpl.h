@@ -23,22 +23,24 @@
  *             stored; on AVX-512 with unpadded storage (ldab == w), a
  *             vector of rows (columns) at a time, the diagonals regrouped
  *             in registers;
- *           NoTrans, while (w+VL)*w entries fit in L1 (and, with more
- *             than one thread, columns are under 120 bytes): a vector of
- *             rows at a time, summing the column segments that cross it
- *             in registers, in the column form's order (AVX2, AVX-512,
- *             narrow bands: two vectors side by side, lane masks from a
- *             table);
+ *           NoTrans, while (w+VL)*w entries fit in the tuning
+ *             profile's window (src/blas/level2.c: 8 KiB on zen5, 48 KiB
+ *             on xeon; zen5 teams also stop at 120-byte columns): a
+ *             vector of rows at a time, summing the column segments that
+ *             cross it in registers, in the column form's order (AVX2,
+ *             AVX-512, narrow bands: two vectors side by side, lane masks
+ *             from a table);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
  *             in L1;
- *           Trans, wider, AVX2 and AVX-512: columns under L2_T_AL_BYTES
- *             (256) VL at a time, a vector of each transposed in
- *             registers into a vector of y (no horizontal sums); longer
- *             ones one dot each, four at a time, on the vectors that are
- *             aligned in memory (masked at the column's ends), since split
- *             loads slow a read stream; columns near the edges of A, and
- *             the portable kernel's, one dot each;
+ *           Trans, wider, AVX2 and AVX-512: columns under the profile's
+ *             t_al_bytes (256 zen5, 320 xeon) VL at a time, a vector of
+ *             each transposed in registers into a vector of y (no
+ *             horizontal sums); longer ones one dot each, four at a
+ *             time, on the vectors that are aligned in memory (masked at
+ *             the column's ends), since split loads slow a read stream;
+ *             columns near the edges of A, and the portable kernel's, one
+ *             dot each;
  *           the wide forms prefetch the band in address order, since its
  *           columns are runs too short for the hardware prefetchers;
  *   spmv    eight columns at a time (four on AVX2: 16 registers), each
@@ -740,12 +742,17 @@ INLINE VEC L(fma_lanes)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1)
 /* Prefetch the stored band (w entries each) of columns [j, j+count) that
    exist.  A band column is a short run, which the hardware prefetchers do
    not pick up in time; the kernels fetch the columns they will read next
-   in address order, L2_PF_BYTES of band ahead. */
+   in address order, L2_PF_BYTES of band ahead.  TOL2 (a constant) fetches
+   into L2 (prefetcht1) instead of L1: the aligned Trans form's choice on
+   the xeon profile (L(gbmv_t_al)). */
 #ifndef L2_PF_BYTES
 #define L2_PF_BYTES 8192
 #endif
-INLINE void L(prefetch_cols)(const LT_T *ab, int64_t ldab, int64_t w, int64_t n,
-                             int64_t j, int64_t count)
+#define L2_PREFETCH(TOL2, p)                                                   \
+    ((TOL2) ? __builtin_prefetch((const void *)(p), 0, 2)                      \
+            : __builtin_prefetch((const void *)(p), 0, 3))
+INLINE void L(prefetch_cols_to)(const int TOL2, const LT_T *ab, int64_t ldab, int64_t w,
+                                int64_t n, int64_t j, int64_t count)
 {
     int64_t c0 = MAX(j, 0), c1 = MIN(j + count, n);
 
@@ -757,14 +764,20 @@ INLINE void L(prefetch_cols)(const LT_T *ab, int64_t ldab, int64_t w, int64_t n,
         uintptr_t p = (uintptr_t)(ab + c0 * ldab);
         uintptr_t len = (uintptr_t)((c1 - c0) * ldab) * sizeof(LT_T);
         for (uintptr_t o = 0; o < len; o += 64)
-            __builtin_prefetch((const void *)(p + o));
+            L2_PREFETCH(TOL2, p + o);
         return;
     }
     for (int64_t c = c0; c < c1; c++) {
         uintptr_t p = (uintptr_t)(ab + c * ldab);
         for (uintptr_t o = 0; o < (uintptr_t)w * sizeof(LT_T); o += 64)
-            __builtin_prefetch((const void *)(p + o));
+            L2_PREFETCH(TOL2, p + o);
     }
+}
+
+INLINE void L(prefetch_cols)(const LT_T *ab, int64_t ldab, int64_t w, int64_t n,
+                             int64_t j, int64_t count)
+{
+    L(prefetch_cols_to)(0, ab, ldab, w, n, j, count);
 }
 
 /* how many columns ahead to prefetch: L2_PF_BYTES of band */
@@ -1127,29 +1140,18 @@ static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
 
 /* The row-vector form reads, for each vector of rows, a window of about
    (w + VL) columns of w entries, revisited by the next vectors: it is the
-   faster form on one thread while that window is small (measured on Zen 5
-   with nla bench: double w = 17 and float w = 33 by rows, double w = 33 by
-   columns).  With two threads on Zen 5, when the two cores share about
-   40-46 GB/s (the state this host is in most of the time), it reads less
-   than the column form once columns reach about 120 bytes (medians of 9
-   interleaved samples, two threads, GB/s, row-vector form vs column form:
-   float w = 29 46.9 vs 37.7, w = 31 17.6 vs 39.1, w = 33 31.7-38.1 vs
-   41.3-46.0, w = 35 38.0 vs 42.7; double w = 25 36.4 vs 40.7), so a team
-   takes the column form from L2_ROWVEC_TEAM_COL_BYTES.  Both forms give
-   the same bits, so the thread count still does not change y. */
-#ifndef L2_ROWVEC_BYTES
-#define L2_ROWVEC_BYTES 8192
-#endif
-#ifndef L2_ROWVEC_TEAM_COL_BYTES
-#define L2_ROWVEC_TEAM_COL_BYTES 120
-#endif
+   faster form while that window is small, up to the profile's
+   rowvec_bytes, and with a team, while a column is under
+   rowvec_team_col_bytes (the measurements are at the profiles, in
+   src/blas/level2.c).  Both forms give the same bits, so neither the
+   thread count nor the profile changes y. */
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                      int64_t lo, int64_t hi, int team)
+                      int64_t lo, int64_t hi, int team, const nla_l2_tune *tune)
 {
     int64_t w = kl + ku + 1;
-    int rowvec = (double)(w + LT_VL) * (double)w * sizeof(LT_T) <= L2_ROWVEC_BYTES &&
-                 (team <= 1 || w * (int64_t)sizeof(LT_T) < L2_ROWVEC_TEAM_COL_BYTES);
+    int rowvec = (double)(w + LT_VL) * (double)w * sizeof(LT_T) <= tune->rowvec_bytes &&
+                 (team <= 1 || w * (int64_t)sizeof(LT_T) < tune->rowvec_team_col_bytes);
 
     if (w <= NLA_L2_DIAG_MAX)
         L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
@@ -1168,20 +1170,18 @@ INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 }
 
 /*
- * Trans, bands of at least L2_T_AL_BYTES per column, on aligned vectors.
+ * Trans, bands of at least the profile's t_al_bytes a column, on aligned
+ * vectors.
  * Each stored column's dot with its window of x is taken over the vectors
  * of the storage that are aligned in memory, the first and the last
  * masked to the column, so that no load of the stream splits a cache line;
  * x, read from L1, is loaded where it falls.  On Zen 5 (one core, 1 GiB
  * read once) a sum of aligned vectors reads 39 GB/s and one of misaligned
  * vectors 35; a dot product with x misaligned 39, with the stream
- * misaligned 33.  Shorter columns stay with L(dot4): their masked ends
- * cost more than the splits (measured crossover: 200 to 260 bytes a column
- * in both precisions).
+ * misaligned 33.  Shorter columns take the transposed form
+ * (L(gbmv_t_tr)): their masked ends cost more than the splits (measured
+ * crossovers at the profiles, src/blas/level2.c).
  */
-#ifndef L2_T_AL_BYTES
-#define L2_T_AL_BYTES 256
-#endif
 #define L2_AL(p) (*(const VEC *)(const void *)(p))
 
 /* out[q] = the sum vector of column q < C (1 or 4): nv[q] aligned vectors
@@ -1250,9 +1250,9 @@ INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
    fused products, which L(dot_al) matches lane for lane (see there): the
    path and the storage's alignment do not change the bits, and four
    columns give the bits of one, so any split gives the same y. */
-static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
-                         int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                         int64_t lo, int64_t hi)
+INLINE void L(gbmv_t_al_to)(const int TOL2, int64_t m, int64_t n, int64_t kl, int64_t ku,
+                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                            LT_T beta, LT_T *y, int64_t lo, int64_t hi)
 {
     const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, 4);
     const LT_T *end = ab + (n - 1) * ldab + w, *xend = x + m;
@@ -1264,7 +1264,7 @@ static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_
         LT_T d[4];
         int fast[4], nf = 0;
 
-        L(prefetch_cols)(ab, ldab, w, n, j + ahead, 4);
+        L(prefetch_cols_to)(TOL2, ab, ldab, w, n, j + ahead, 4);
         for (int q = 0; q < 4; q++) {
             int64_t jc = j + q;
             const LT_T *p = ab + jc * ldab;
@@ -1305,6 +1305,18 @@ static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_
             y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
     }
 }
+
+/* The aligned form, its band prefetched into L1 or (tol2) into L2: the
+   same loads in the same order, so the same bits. */
+static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                         int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                         int64_t lo, int64_t hi, int tol2)
+{
+    if (tol2)
+        L(gbmv_t_al_to)(1, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    else
+        L(gbmv_t_al_to)(0, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+}
 #undef L2_AL
 #endif
 
@@ -1344,7 +1356,7 @@ INLINE void L(transpose)(VEC *u)
 #undef L2_UNPAREN
 
 /*
- * Trans, short columns (9 entries up to L2_T_AL_BYTES): VL columns at a
+ * Trans, short columns (9 entries up to t_al_bytes): VL columns at a
  * time.  VL entries of each column are loaded as one vector (wherever the
  * column lies: any ldab) and the VL vectors transposed in registers, so
  * that vector r holds entry r of the VL columns; it sums against x shifted
@@ -1611,15 +1623,16 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
    dots, the diagonals unrolled up to L2_T_DIAG_MAX entries. */
 static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                      int64_t lo, int64_t hi)
+                      int64_t lo, int64_t hi, const nla_l2_tune *tune)
 {
     int w = (int)(kl + ku + 1);
+    (void)tune; /* the portable kernel has one Trans form */
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
 
 #if NLA_VBYTES >= 32
-    if (w * (int64_t)sizeof(LT_T) >= L2_T_AL_BYTES) {
-        L(gbmv_t_al)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    if (w * (int64_t)sizeof(LT_T) >= tune->t_al_bytes) {
+        L(gbmv_t_al)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune->t_al_pf_l2);
         return;
     }
     if (w > NLA_L2_DIAG_MAX) {

@@ -93,14 +93,19 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * one core reads 14-15 GB/s, two 25-30), n = 2^20, kl = ku, medians of 9
  * interleaved samples (GB/s; the transposed form, the aligned form with
  * an L1 prefetch, the same with an L2 prefetch):
- *   NoTrans, one thread, rows vs columns: double kl = 8 9.9 vs 8.7,
- *     16 10.6 vs 9.8, 24 12.0 vs 11.2, 32 11.4 vs 10.8, 48 10.6 vs 11.4,
- *     64 10.8 vs 12.1; float 16 9.6 vs 9.1, 24 10.3 vs 9.7, 32 10.5 vs
- *     10.1, 48 10.1 vs 10.9, 64 9.4 vs 10.9: rows while the window is
- *     under 32 KiB (double kl = 24, float kl = 32);
- *   NoTrans, two threads: double kl = 16 19.2 vs 16.7, 24 22.3 vs 20.5,
- *     64 18.7 vs 20.0; float 16 19.7 vs 17.0, 24 17.2 vs 17.1, 32 17.8 vs
- *     16.9: no limit on the column for a team;
+ *   NoTrans, one vector of rows at a time against columns: rows won to
+ *     a window of about 32 KiB (one thread, double kl = 16 10.6 vs 9.8,
+ *     48 10.6 vs 11.4; float 32 10.5 vs 10.1, 48 10.1 vs 10.9), but two
+ *     vectors of rows at a time, one chain each, win at every width the
+ *     lane table holds (the zen5 profile pairs only narrow bands); the
+ *     zen5 thresholds against xeon's (rows paired to VL + w - 1 = 160,
+ *     columns beyond), one thread: double kl = 8 10.2 vs 12.4, 16 10.0 vs
+ *     11.6, 24 10.3 vs 11.0, 32 10.6 vs 11.1, 48 11.3 vs 11.7, 64 11.3 vs
+ *     12.0; float 8 9.2 vs 9.4, 16 7.4 vs 9.2, 24 7.6 vs 9.8, 32 7.7 vs
+ *     9.8, 48 10.5 vs 11.2, 64 9.8 vs 11.2; two threads: double 8 13.5
+ *     vs 17.3, 16 15.2 vs 19.3, 24 16.7 vs 20.2, 32 17.7 vs 21.9, 48 21.5
+ *     vs 21.4, 64 21.7 vs 23.2; float 8 15.1 vs 20.3, 16 14.8 vs 17.9, 24
+ *     15.8 vs 20.3, 32 16.9 vs 20.3, 48 19.8 vs 22.2, 64 20.1 vs 21.9;
  *   Trans, one thread: double kl = 16 11.4, 10.4, 10.5; 24 11.2, 10.8,
  *     11.5; 48 11.5, 12.2, 12.9; 64 11.7, 12.2, 13.5; float 32 10.8, 10.3,
  *     11.2; 48 9.8, 10.1, 11.3; 64 10.9, 11.4, 13.0; two threads, double
@@ -108,8 +113,13 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  *     320-byte columns, the aligned one beyond, prefetching into L2.
  */
 static const nla_l2_tune l2_tunes[] = {
-    [NLA_TUNE_ZEN5] = { "zen5", 8192, 120, 256, 0 },
-    [NLA_TUNE_XEON] = { "xeon", 32768, INT64_MAX, 320, 1 },
+    [NLA_TUNE_ZEN5] = { .name = "zen5", .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
+                        .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
+                        .t_al_bytes = 256, .t_al_pf_l2 = 0 },
+    [NLA_TUNE_XEON] = { .name = "xeon", .rowvec_bytes = INT64_MAX,
+                        .rowvec_team_col_bytes = INT64_MAX,
+                        .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,
+                        .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1 },
 };
 
 const nla_l2_tune *nla_l2_tune_get(void)

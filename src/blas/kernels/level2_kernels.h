@@ -34,6 +34,11 @@ typedef struct nla_l2_tune {
                                       window of (w+VL)*w entries fits */
     int64_t rowvec_team_col_bytes; /* ... and, with a team, while a column
                                       is under this many bytes */
+    int64_t rv_pair_col_bytes;     /* that form takes two vectors of rows
+                                      at a time for columns under this */
+    int64_t rv_pair_team_col_bytes; /* ... with a team */
+    int rowvec_paired;             /* by rows only where the pairs' lane
+                                      table covers the band */
     int64_t t_al_bytes;            /* Trans on aligned vectors from columns
                                       of this many bytes */
     int t_al_pf_l2;                /* that form prefetches into L2, not L1 */

@@ -23,13 +23,13 @@
  *             stored; on AVX-512 with unpadded storage (ldab == w), a
  *             vector of rows (columns) at a time, the diagonals regrouped
  *             in registers;
- *           NoTrans, while (w+VL)*w entries fit in the tuning
- *             profile's window (src/blas/level2.c: 8 KiB on zen5, 48 KiB
- *             on xeon; zen5 teams also stop at 120-byte columns): a
- *             vector of rows at a time, summing the column segments that
- *             cross it in registers, in the column form's order (AVX2,
- *             AVX-512, narrow bands: two vectors side by side, lane masks
- *             from a table);
+ *           NoTrans, by the tuning profile (src/blas/level2.c): zen5
+ *             while (w+VL)*w entries fit in 8 KiB (teams: columns under
+ *             120 bytes), xeon while VL+w-1 <= 160: a vector of rows at a
+ *             time, summing the column segments that cross it in
+ *             registers, in the column form's order (AVX2, AVX-512: two
+ *             vectors side by side, lane masks from a table, for zen5's
+ *             narrow bands and all of xeon's);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
  *             in L1;
@@ -840,16 +840,12 @@ INLINE VEC L(fma_m)(VEC acc, const LT_T *p, LT_T s, L(lmask) m)
     return L(fma_vm)(acc, LOADU(p), SPLAT(s), m);
 }
 
+#endif
 /* the most columns an interior vector of rows crosses (VL + w - 1) that
-   the lane table of L(gbmv_n_rowpairs) holds (the pair's width limits keep
-   it under 40) */
-#define L2_RV_MAXJ 64
-#ifndef L2_RV_PAIR_COL_BYTES
-#define L2_RV_PAIR_COL_BYTES 96
-#endif
-#ifndef L2_RV_PAIR_TEAM_COL_BYTES
-#define L2_RV_PAIR_TEAM_COL_BYTES 64
-#endif
+   the lane table of L(gbmv_n_rowpairs) holds (AVX-512: double w up to
+   153, float 145) */
+#ifndef L2_RV_MAXJ
+#define L2_RV_MAXJ 160
 #endif
 
 /* y[i0, i0+nr) (nr <= VL) scaled by beta, the start of the row-vector
@@ -989,20 +985,23 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
  *     two cores): float w = 9 34.6, 59.3-64.0 (its band nearly fits in
  *     L3), w = 13 41.5, 46.0, but w = 17 43.1-44.9, 37.0-38.5 and double
  *     w = 9 38.1-41.0, 33.8-37.3: where one chain keeps up with the
- *     memory, the pair reads less, so a team pairs only columns under
- *     L2_RV_PAIR_TEAM_COL_BYTES (double then never pairs: this form
- *     starts at w = 9, 72 bytes).
+ *     memory, the pair reads less, so a zen5 team pairs only columns
+ *     under 64 bytes (double then never pairs: this form starts at w = 9,
+ *     72 bytes), one thread under 96.
+ * On the Xeon one chain is the limit at every width the form takes, so
+ * the xeon profile pairs them all (src/blas/level2.c).
  * The pair gives each lane the same operations in the same order, so
  * the choice does not change the bits.
  */
 static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                              int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
-                             LT_T *y, int64_t lo, int64_t hi, int team)
+                             LT_T *y, int64_t lo, int64_t hi, int team,
+                             const nla_l2_tune *tune)
 {
 #if NLA_VBYTES >= 32
     const int64_t w = kl + ku + 1, col = w * (int64_t)sizeof(LT_T);
 
-    if (col < (team > 1 ? L2_RV_PAIR_TEAM_COL_BYTES : L2_RV_PAIR_COL_BYTES) &&
+    if (col < (team > 1 ? tune->rv_pair_team_col_bytes : tune->rv_pair_col_bytes) &&
         LT_VL + w - 1 <= L2_RV_MAXJ) {
         int64_t p0 = MIN(MAX(lo, kl), hi), ie = MIN(hi, n - ku);
         int64_t p1 = ie > p0 ? p0 + (ie - p0) / (2 * LT_VL) * (2 * LT_VL) : p0;
@@ -1014,6 +1013,7 @@ static void L(gbmv_n_rowvec)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
     }
 #else
     (void)team;
+    (void)tune;
 #endif
     L(gbmv_n_rowvec1)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
@@ -1142,8 +1142,9 @@ static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
    (w + VL) columns of w entries, revisited by the next vectors: it is the
    faster form while that window is small, up to the profile's
    rowvec_bytes, and with a team, while a column is under
-   rowvec_team_col_bytes (the measurements are at the profiles, in
-   src/blas/level2.c).  Both forms give the same bits, so neither the
+   rowvec_team_col_bytes; on the xeon profile wherever it can take two
+   vectors of rows at a time (rowvec_paired; the measurements are at the
+   profiles, in src/blas/level2.c).  Both forms give the same bits, so neither the
    thread count nor the profile changes y. */
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
@@ -1151,12 +1152,13 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 {
     int64_t w = kl + ku + 1;
     int rowvec = (double)(w + LT_VL) * (double)w * sizeof(LT_T) <= tune->rowvec_bytes &&
-                 (team <= 1 || w * (int64_t)sizeof(LT_T) < tune->rowvec_team_col_bytes);
+                 (team <= 1 || w * (int64_t)sizeof(LT_T) < tune->rowvec_team_col_bytes) &&
+                 (!tune->rowvec_paired || LT_VL + w - 1 <= L2_RV_MAXJ);
 
     if (w <= NLA_L2_DIAG_MAX)
         L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
     else if (rowvec)
-        L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, team);
+        L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, team, tune);
     else
         L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }

@@ -110,7 +110,10 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  *     11.5; 48 11.5, 12.2, 12.9; 64 11.7, 12.2, 13.5; float 32 10.8, 10.3,
  *     11.2; 48 9.8, 10.1, 11.3; 64 10.9, 11.4, 13.0; two threads, double
  *     16 22.8, 18.8, 19.0; 64 22.5, 24.8, 26.9: the transposed form to
- *     320-byte columns, the aligned one beyond, prefetching into L2.
+ *     320-byte columns, the aligned one beyond, prefetching into L2 (float
+ *     kl = 48 and 64 the aligned form 1.05-1.08x the slabs of 8 rows);
+ *     AVX-512 float in slabs of 8 rows at every width below that (see
+ *     L(gbmv_t) in level2_kernels_tmpl.h).
  */
 static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN5] = { .name = "zen5", .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
@@ -119,7 +122,8 @@ static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_XEON] = { .name = "xeon", .rowvec_bytes = INT64_MAX,
                         .rowvec_team_col_bytes = INT64_MAX,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,
-                        .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1 },
+                        .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1,
+                        .t_tr8_all = 1 },
 };
 
 const nla_l2_tune *nla_l2_tune_get(void)

@@ -42,6 +42,8 @@ typedef struct nla_l2_tune {
     int64_t t_al_bytes;            /* Trans on aligned vectors from columns
                                       of this many bytes */
     int t_al_pf_l2;                /* that form prefetches into L2, not L1 */
+    int t_tr8_all;                 /* AVX-512 float: the narrower Trans
+                                      bands all in slabs of 8 rows */
 } nla_l2_tune;
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \

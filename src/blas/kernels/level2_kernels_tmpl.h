@@ -1487,7 +1487,11 @@ INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64
  * thread, w = 9: 23.0 -> 36.2, 17: 31.6 -> 34.1, 25: 25.5 -> 31.3, 57:
  * 26.8 -> 29.6; two threads, w = 9: 46.0 -> 83.8 (the band partly in
  * L3).  Where the 16x16 form has only a short remainder (w = 33, 49)
- * the slabs read 0.87-0.95 of it on two threads, so those keep it.
+ * the slabs read 0.87-0.95 of it on two threads, so those keep it on the
+ * zen5 profile; on the Xeon, whose 16x16 transposes queue on one shuffle
+ * port, the slabs read more at those widths too (w = 33: 10.1 -> 10.7
+ * GB/s on one thread, 17.8 -> 19.9 on two; w = 65: 10.8 -> 11.6, 18.5 ->
+ * 20.4), so the xeon profile takes them at every width (t_tr8_all).
  */
 #define L2_TR8 1
 /* s0 += entries q < K of a slab (o[q], against x from xp + q) for q
@@ -1641,7 +1645,7 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
         /* the groups whose loads stay inside the storage: columns [0, cl)
            may load up to row L(tr_rows)(w) rounded up to VL (the slab
            form, tr8: w rounded up to 8) */
-        int tr8 = L2_TR8 && (w < 32 || w % LT_VL > L2_TR_TAIL);
+        int tr8 = L2_TR8 && (tune->t_tr8_all || w < 32 || w % LT_VL > L2_TR_TAIL);
         int64_t span = tr8 ? (w + 7) / 8 * 8 : (L(tr_rows)(w) + LT_VL - 1) / LT_VL * LT_VL;
         int64_t top = (n - 1) * ldab + w - span;
         int64_t cl = top >= 0 ? top / ldab + 1 : 0, v0, v1;

@@ -842,10 +842,16 @@ INLINE VEC L(fma_m)(VEC acc, const LT_T *p, LT_T s, L(lmask) m)
 
 #endif
 /* the most columns an interior vector of rows crosses (VL + w - 1) that
-   the lane table of L(gbmv_n_rowpairs) holds (AVX-512: double w up to
-   153, float 145) */
+   the lane table of L(gbmv_n_rowpairs) holds: AVX-512 160 (double w up to
+   153, float 145), AVX2 96 (double 93, float 89).  On the Xeon, one
+   thread, AVX2 pairs against the column form read 1.03-1.35x at w = 65
+   but 0.91-1.03x at w = 129. */
 #ifndef L2_RV_MAXJ
+#if NLA_VBYTES == 64
 #define L2_RV_MAXJ 160
+#else
+#define L2_RV_MAXJ 96
+#endif
 #endif
 
 /* y[i0, i0+nr) (nr <= VL) scaled by beta, the start of the row-vector

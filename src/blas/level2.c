@@ -120,10 +120,10 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * 11.8), their lane table kept smaller (L2_RV_MAXJ).
  */
 static const nla_l2_tune l2_tunes[] = {
-    [NLA_TUNE_ZEN5] = { .name = "zen5", .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
+    [NLA_TUNE_ZEN5] = { .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0 },
-    [NLA_TUNE_XEON] = { .name = "xeon", .rowvec_bytes = INT64_MAX,
+    [NLA_TUNE_XEON] = { .rowvec_bytes = INT64_MAX,
                         .rowvec_team_col_bytes = INT64_MAX,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,
                         .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1,

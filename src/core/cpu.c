@@ -112,6 +112,16 @@ static nla_tune detect_tune(char *why, size_t len)
 }
 #endif
 
+/* The index of v in names[0..count), or count when it is not there. */
+static int name_index(const char *v, const char *const *names, int count)
+{
+    int i = 0;
+
+    while (i < count && strcmp(v, names[i]) != 0)
+        i++;
+    return i;
+}
+
 static void choose(void)
 {
     char why[128];
@@ -123,9 +133,7 @@ static void choose(void)
     snprintf(chosen_reason, sizeof chosen_reason, "%s", why);
     if (!env || !*env)
         return;
-    for (i = 0; i < 3; i++)
-        if (strcmp(env, isa_names[i]) == 0)
-            break;
+    i = name_index(env, isa_names, 3);
     if (i == 3) {
         snprintf(chosen_reason, sizeof chosen_reason,
                  "NLA_CPU_ISA=%.16s is unknown and was ignored; %s", env, why);
@@ -169,9 +177,7 @@ static void choose_tune(void)
     snprintf(tune_reason, sizeof tune_reason, "%s: %s", tune_names[best], why);
     if (!env || !*env)
         return;
-    for (i = 0; i < 2; i++)
-        if (strcmp(env, tune_names[i]) == 0)
-            break;
+    i = name_index(env, tune_names, 2);
     if (i == 2) {
         snprintf(tune_reason, sizeof tune_reason,
                  "%s: %s; NLA_CPU_TUNE=%.16s is unknown and was ignored",

@@ -1150,8 +1150,8 @@ static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
    rowvec_bytes, and with a team, while a column is under
    rowvec_team_col_bytes; on the xeon profile wherever it can take two
    vectors of rows at a time (rowvec_paired; the measurements are at the
-   profiles, in src/blas/level2.c).  Both forms give the same bits, so neither the
-   thread count nor the profile changes y. */
+   profiles, in src/blas/level2.c).  Both forms give the same bits, so
+   neither the thread count nor the profile changes y. */
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                       int64_t lo, int64_t hi, int team, const nla_l2_tune *tune)

@@ -728,9 +728,8 @@ static void X(gbmv_threads)(void)
        in the 1- and 2-thread blocks), padded (m+n odd) and not; NoTrans
        bands that one thread sums by row vectors and two by columns
        (double 17 and float 33 diagonals, on the zen5 profile), or one
-       thread two vectors of
-       rows at a time and two one at a time (double 9 and float 17
-       diagonals), which must agree bit for bit */
+       thread two vectors of rows at a time and two one at a time (double
+       9 and float 17 diagonals), which must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
                                          { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },

@@ -90,9 +90,8 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * prefetch into L2 cost the aligned form 10-18%.
  *
  * xeon, measured on an Intel Xeon (Emerald Rapids, 2 vCPUs, a 260 MiB L3,
- * one core reads 14-15 GB/s, two 25-30), n = 2^20, kl = ku, medians of 9
- * interleaved samples (GB/s; the transposed form, the aligned form with
- * an L1 prefetch, the same with an L2 prefetch):
+ * one core reads 14-15 GB/s, two 25-30), n = 2^20, kl = ku, medians of
+ * 9-11 interleaved samples, GB/s:
  *   NoTrans, one vector of rows at a time against columns: rows won to
  *     a window of about 32 KiB (one thread, double kl = 16 10.6 vs 9.8,
  *     48 10.6 vs 11.4; float 32 10.5 vs 10.1, 48 10.1 vs 10.9), but two
@@ -106,14 +105,15 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  *     vs 17.3, 16 15.2 vs 19.3, 24 16.7 vs 20.2, 32 17.7 vs 21.9, 48 21.5
  *     vs 21.4, 64 21.7 vs 23.2; float 8 15.1 vs 20.3, 16 14.8 vs 17.9, 24
  *     15.8 vs 20.3, 32 16.9 vs 20.3, 48 19.8 vs 22.2, 64 20.1 vs 21.9;
- *   Trans, one thread: double kl = 16 11.4, 10.4, 10.5; 24 11.2, 10.8,
- *     11.5; 48 11.5, 12.2, 12.9; 64 11.7, 12.2, 13.5; float 32 10.8, 10.3,
- *     11.2; 48 9.8, 10.1, 11.3; 64 10.9, 11.4, 13.0; two threads, double
- *     16 22.8, 18.8, 19.0; 64 22.5, 24.8, 26.9: the transposed form to
- *     320-byte columns, the aligned one beyond, prefetching into L2 (float
- *     kl = 48 and 64 the aligned form 1.05-1.08x the slabs of 8 rows);
- *     AVX-512 float in slabs of 8 rows at every width below that (see
- *     L(gbmv_t) in level2_kernels_tmpl.h).
+ *   Trans (the transposed form, the aligned form with an L1 prefetch, the
+ *     same with an L2 prefetch), one thread: double kl = 16 11.4, 10.4,
+ *     10.5; 24 11.2, 10.8, 11.5; 48 11.5, 12.2, 12.9; 64 11.7, 12.2, 13.5;
+ *     float 32 10.8, 10.3, 11.2; 48 9.8, 10.1, 11.3; 64 10.9, 11.4, 13.0;
+ *     two threads, double 16 22.8, 18.8, 19.0; 64 22.5, 24.8, 26.9: the
+ *     transposed form to 320-byte columns, the aligned one beyond,
+ *     prefetching into L2 (float kl = 48 and 64 the aligned form 1.05-1.08x
+ *     the slabs of 8 rows); AVX-512 float in slabs of 8 rows at every width
+ *     below that (see L(gbmv_t) in level2_kernels_tmpl.h).
  * The figures are for the AVX-512 kernels; the AVX2 ones, forced on the
  * same Xeon, gain alike from the xeon thresholds (one thread, double
  * kl = 16 N 8.6 -> 10.5 GB/s, T 10.2 -> 11.5; float kl = 64 T 10.7 ->

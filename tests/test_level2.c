@@ -16,7 +16,7 @@
  * Every test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
  * avx512, set by the test's .init before the library first looks at it;
  * the gbmv tests of the AVX2 and AVX-512 tables also once per tuning
- * profile, NLA_CPU_TUNE=zen5 and xeon;
+ * profile, NLA_CPU_TUNE=zen5, xeon and zen3;
  * Criterion runs each test in its own process).  A table the CPU cannot
  * run is skipped, with the reason.  NLA_L2_THREAD_MIN is lowered so that
  * the threads tests' problems are split.  Band widths cover 0, 1, 2, 5, n-1 and
@@ -144,7 +144,10 @@ L2_TESTS(avx512)
 /* The band tests again under each tuning profile (NLA_CPU_TUNE), whichever
    this CPU would pick: a profile moves the widths at which the NoTrans
    row-vector and column forms, and the Trans transposed and aligned
-   forms, take over, and how the aligned form prefetches. */
+   forms, take over, and how the aligned form prefetches; zen3 reads the
+   NoTrans column and Trans aligned forms as four streams once a quarter
+   of a thread's range holds 64 KiB of band (the threads and placement
+   shapes of 3000 and more rows or columns). */
 #define L2_TUNE_INIT(isa, tune)                                                \
     static void isa_##isa##_##tune(void)                                       \
     {                                                                          \
@@ -172,6 +175,8 @@ L2_TUNE_TESTS(avx2, zen5)
 L2_TUNE_TESTS(avx2, xeon)
 L2_TUNE_TESTS(avx512, zen5)
 L2_TUNE_TESTS(avx512, xeon)
+L2_TUNE_TESTS(avx2, zen3)
+L2_TUNE_TESTS(avx512, zen3)
 
 #else /* ------------------------------------------------- per precision */
 
@@ -729,7 +734,9 @@ static void X(gbmv_threads)(void)
        bands that one thread sums by row vectors and two by columns
        (double 17 and float 33 diagonals, on the zen5 profile), or one
        thread two vectors of rows at a time and two one at a time (double
-       9 and float 17 diagonals), which must agree bit for bit */
+       9 and float 17 diagonals), or one thread four streams and two the
+       column form (70 + 41 diagonals on the zen3 profile), which must
+       agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
                                          { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },

@@ -117,6 +117,12 @@ static void tune_zen5(void)
     setenv("NLA_CPU_TUNE", "zen5", 1);
 }
 
+static void tune_zen3(void)
+{
+    clean_env();
+    setenv("NLA_CPU_TUNE", "zen3", 1);
+}
+
 static void tune_bogus(void)
 {
     clean_env();
@@ -278,26 +284,35 @@ Test(runtime, isa_unknown_value_ignored, .init = isa_bogus)
 }
 
 /* The tuning profile follows the CPUID vendor: GenuineIntel gets "xeon",
-   every other vendor "zen5" (read here from /proc/cpuinfo, independently
-   of the library's CPUID call). */
+   AMD family 19h (25) without AVX-512F "zen3", every other CPU "zen5"
+   (read here from /proc/cpuinfo, independently of the library's CPUID
+   calls). */
 Test(runtime, tuning_follows_vendor, .init = clean_env)
 {
-    const char *t = nla_cpu_tuning();
+    const char *t = nla_cpu_tuning(), *want;
     FILE *f = fopen("/proc/cpuinfo", "r");
-    char line[256];
-    int intel = -1;
+    char line[4096];
+    int intel = -1, amd = 0, family = -1, avx512f = 0;
 
     if (!f)
         cr_skip_test("no /proc/cpuinfo to read the vendor from (tuning: %s)", t);
-    while (fgets(line, sizeof line, f))
+    /* the first processor's lines, up to the blank line after them */
+    while (fgets(line, sizeof line, f) && line[0] != '\n') {
         if (strncmp(line, "vendor_id", 9) == 0) {
             intel = strstr(line, "GenuineIntel") != NULL;
-            break;
+            amd = strstr(line, "AuthenticAMD") != NULL;
+        } else if (strncmp(line, "cpu family", 10) == 0) {
+            const char *c = strchr(line, ':');
+            family = c ? atoi(c + 1) : -1;
+        } else if (strncmp(line, "flags", 5) == 0) {
+            avx512f = strstr(line, " avx512f") != NULL;
         }
+    }
     fclose(f);
     if (intel < 0)
         cr_skip_test("/proc/cpuinfo names no vendor (tuning: %s)", t);
-    cr_assert(strncmp(t, intel ? "xeon: " : "zen5: ", 6) == 0, "tuning %s", t);
+    want = intel ? "xeon: " : amd && family == 25 && !avx512f ? "zen3: " : "zen5: ";
+    cr_assert(strncmp(t, want, 6) == 0, "tuning %s, expected %s", t, want);
     cr_assert(strstr(t, "CPUID vendor"), "%s", t);
 }
 
@@ -313,11 +328,19 @@ Test(runtime, tuning_forced_zen5, .init = tune_zen5)
               nla_cpu_tuning());
 }
 
+Test(runtime, tuning_forced_zen3, .init = tune_zen3)
+{
+    cr_assert(strncmp(nla_cpu_tuning(), "zen3: forced by NLA_CPU_TUNE", 28) == 0, "%s",
+              nla_cpu_tuning());
+}
+
 Test(runtime, tuning_unknown_value_ignored, .init = tune_bogus)
 {
     const char *t = nla_cpu_tuning();
     cr_assert(strstr(t, "NLA_CPU_TUNE=pentium is unknown and was ignored"), "%s", t);
-    cr_assert(strncmp(t, "xeon: ", 6) == 0 || strncmp(t, "zen5: ", 6) == 0, "%s", t);
+    cr_assert(strncmp(t, "xeon: ", 6) == 0 || strncmp(t, "zen5: ", 6) == 0 ||
+                  strncmp(t, "zen3: ", 6) == 0,
+              "%s", t);
 }
 
 /* ---------------------------------------------------- plugin loader */

@@ -118,6 +118,26 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * same Xeon, gain alike from the xeon thresholds (one thread, double
  * kl = 16 N 8.6 -> 10.5 GB/s, T 10.2 -> 11.5; float kl = 64 T 10.7 ->
  * 11.8), their lane table kept smaller (L2_RV_MAXJ).
+ *
+ * zen3, measured on an AMD EPYC (Zen 3, family 19h model 1, 2 vCPUs, a
+ * 32 MiB L3, AVX2): the zen5 thresholds, but the NoTrans column form and
+ * the aligned Trans form read four streams (L(gbmv_n_streams),
+ * L(gbmv_t_al_to)) while each holds 64 KiB of band.  A sum over 1 GiB on
+ * one core (medians of 7) reads 16.6-16.8 GB/s as one sequential run,
+ * 22.3-22.8 as four runs 64 KiB or more apart taken a line of each in
+ * turn, but 12.0 as four adjacent 1 KiB columns taken so, the pattern of
+ * the four-column passes.  n = 2^20, one thread, medians of 9
+ * interleaved samples, GB/s, zen5 thresholds -> zen3 (OpenBLAS): double
+ * kl = 16 N 8.5 -> 15.3 (10.5), T 11.8 -> 14.7 (9.2); kl = 64 N 11.0 ->
+ * 18.0 (13.1), T 10.3 -> 18.0 (12.5); float kl = 64 N 11.1 -> 17.3
+ * (11.7), T 9.9 -> 17.0 (11.0).  The streams take no software prefetch:
+ * with one 2 KiB ahead of each the aligned form read 13.7 against 17.1
+ * (double kl = 64), 4 KiB 11.7.  NoTrans streams against rows (medians
+ * of 7): float kl = 8 (68-byte columns) 11.1 vs 12.9, float kl = 16 (132
+ * bytes) 14.2 vs 13.0, double kl = 8 (136 bytes) 13.9 vs 12.1, so the
+ * streams come first from 100-byte columns.  Trans columns under 256
+ * bytes stay transposed: aligned streams read 0.49x (float kl = 8),
+ * 0.85x (float kl = 16) and 0.93x (double kl = 8) of it.
  */
 static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN5] = { .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
@@ -128,6 +148,10 @@ static const nla_l2_tune l2_tunes[] = {
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,
                         .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1,
                         .t_tr8_all = 1 },
+    [NLA_TUNE_ZEN3] = { .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
+                        .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
+                        .t_al_bytes = 256, .t_al_pf_l2 = 0, .stream_bytes = 65536,
+                        .stream_col_bytes = 100 },
 };
 
 const nla_l2_tune *nla_l2_tune_get(void)

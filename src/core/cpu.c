@@ -9,8 +9,10 @@
  * widths take which level-2 form, how far a form prefetches).  It comes
  * from the CPUID vendor, because the crossovers were measured on one core
  * of each vendor and went opposite ways: "xeon" (measured on a Xeon,
- * Emerald Rapids) for GenuineIntel, "zen5" (measured on an EPYC, Zen 5)
- * for every other CPU.  NLA_CPU_TUNE=zen5|xeon overrides it.
+ * Emerald Rapids) for GenuineIntel, "zen3" (measured on an EPYC, Zen 3)
+ * for AMD family 19h without AVX-512F (Zen 3; Zen 4, the same family,
+ * has AVX-512), "zen5" (measured on an EPYC, Zen 5) for every other CPU.
+ * NLA_CPU_TUNE=zen5|xeon|zen3 overrides it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -31,7 +33,8 @@ static nla_isa chosen_isa;
 static char chosen_reason[192];
 static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
 
-static const char *const tune_names[] = { "zen5", "xeon" };
+static const char *const tune_names[] = { "zen5", "xeon", "zen3" };
+#define NLA_NTUNES (int)(sizeof tune_names / sizeof tune_names[0])
 static nla_tune chosen_tune;
 static char tune_reason[160];
 static pthread_once_t tune_once = PTHREAD_ONCE_INIT;
@@ -83,10 +86,11 @@ static nla_isa detect(char *why, size_t len)
     return NLA_ISA_GENERIC;
 }
 
-/* The profile for this CPU's vendor; why names the vendor. */
+/* The profile for this CPU's vendor (and, on AMD, family 19h without
+   AVX-512F: Zen 3); why names what decided it. */
 static nla_tune detect_tune(char *why, size_t len)
 {
-    unsigned max, v[3];
+    unsigned max, v[3], eax, ebx, ecx, edx, family;
     char vendor[13];
 
     if (!__get_cpuid(0, &max, &v[0], &v[2], &v[1])) {
@@ -95,8 +99,23 @@ static nla_tune detect_tune(char *why, size_t len)
     }
     memcpy(vendor, v, 12);
     vendor[12] = '\0';
+    if (strcmp(vendor, "GenuineIntel") == 0) {
+        snprintf(why, len, "CPUID vendor %s", vendor);
+        return NLA_TUNE_XEON;
+    }
+    if (strcmp(vendor, "AuthenticAMD") == 0 && max >= 7) {
+        __cpuid(1, eax, ebx, ecx, edx);
+        family = (eax >> 8) & 0xf;
+        if (family == 0xf)
+            family += (eax >> 20) & 0xff;
+        __cpuid_count(7, 0, eax, ebx, ecx, edx);
+        if (family == 0x19 && !(ebx & (1u << 16))) {
+            snprintf(why, len, "CPUID vendor %s, family 19h, no AVX-512F", vendor);
+            return NLA_TUNE_ZEN3;
+        }
+    }
     snprintf(why, len, "CPUID vendor %s", vendor);
-    return strcmp(vendor, "GenuineIntel") == 0 ? NLA_TUNE_XEON : NLA_TUNE_ZEN5;
+    return NLA_TUNE_ZEN5;
 }
 #else
 static nla_isa detect(char *why, size_t len)
@@ -177,8 +196,8 @@ static void choose_tune(void)
     snprintf(tune_reason, sizeof tune_reason, "%s: %s", tune_names[best], why);
     if (!env || !*env)
         return;
-    i = name_index(env, tune_names, 2);
-    if (i == 2) {
+    i = name_index(env, tune_names, NLA_NTUNES);
+    if (i == NLA_NTUNES) {
         snprintf(tune_reason, sizeof tune_reason,
                  "%s: %s; NLA_CPU_TUNE=%.16s is unknown and was ignored",
                  tune_names[best], why, env);

@@ -43,6 +43,12 @@ typedef struct nla_l2_tune {
     int t_al_pf_l2;                /* that form prefetches into L2, not L1 */
     int t_tr8_all;                 /* AVX-512 float: the narrower Trans
                                       bands all in slabs of 8 rows */
+    int64_t stream_bytes;          /* the NoTrans column and the aligned
+                                      Trans forms read four streams a
+                                      quarter of the range apart while each
+                                      holds this many bytes (0: never) */
+    int64_t stream_col_bytes;      /* NoTrans: that form before the rows
+                                      from columns of this many bytes */
 } nla_l2_tune;
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \

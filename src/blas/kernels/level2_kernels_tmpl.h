@@ -803,6 +803,16 @@ INLINE int64_t L(pf_ahead_group)(int64_t w, int64_t count)
     return d > 0 ? d : 1;
 }
 
+/* Whether count rows (NoTrans) or columns (Trans) of a band w wide are
+   read as four streams (L(gbmv_n_streams), L(gbmv_t_al_to)): on profiles
+   that do, while each stream holds the profile's stream_bytes of band
+   and a quarter of the range several columns. */
+INLINE int L(streams_fit)(int64_t count, int64_t w, const nla_l2_tune *tune)
+{
+    return tune->stream_bytes > 0 && count / 4 >= 4 * w + LT_VL &&
+           (double)(count / 4) * (double)w * sizeof(LT_T) >= (double)tune->stream_bytes;
+}
+
 #if NLA_VBYTES >= 32
 /* A lane mask kept for reuse: the k register's bits (AVX-512) or a vector
    of all-ones lanes (AVX2). */
@@ -1064,13 +1074,10 @@ INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1
  *
  * Column j holds rows [j-ku, j+kl]; A(i, j) = ab[ku + i + j*(ldab-1)].
  */
-INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
-                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
-                            LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+/* y[lo, hi) *= beta, stored as 0 when beta is 0 (y may hold NaN then) */
+INLINE void L(scale_rows)(LT_T *y, int64_t lo, int64_t hi, LT_T beta)
 {
-    const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
-    int64_t j = MAX(0, lo - kl), je = MIN(n, hi + ku), i;
-    int64_t ahead = L(pf_ahead_group)(kl + ku + 1, NC);
+    int64_t i;
 
     if (beta == 0) {
         memset(y + lo, 0, (size_t)(hi - lo) * sizeof(LT_T));
@@ -1080,6 +1087,18 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
         for (; i < hi; i++)
             y[i] *= beta;
     }
+}
+
+/* The columns [jb, je) that cross rows [lo, hi), y already scaled. */
+INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
+                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                            LT_T *y, int64_t lo, int64_t hi, int64_t jb, int64_t je)
+{
+    const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
+    int64_t j = MAX(jb, MAX(0, lo - kl)), i;
+    int64_t ahead = L(pf_ahead_group)(kl + ku + 1, NC);
+
+    je = MIN(je, MIN(n, hi + ku));
     for (; j < je; j += NC) {
         int nc = (int)MIN(NC, je - j);
         const LT_T *p[8];
@@ -1138,11 +1157,99 @@ static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t lo, int64_t hi)
 {
+    L(scale_rows)(y, lo, hi, beta);
     if ((kl + ku + 1) * (int64_t)sizeof(LT_T) < L2_NC8_BYTES)
-        L(gbmv_n_ncols)(8, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        L(gbmv_n_ncols)(8, n, kl, ku, ab, ldab, x, alpha, y, lo, hi, 0, n);
     else
-        L(gbmv_n_ncols)(4, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        L(gbmv_n_ncols)(4, n, kl, ku, ab, ldab, x, alpha, y, lo, hi, 0, n);
 }
+
+#if NLA_VBYTES >= 32
+/* one segment's column in L(gbmv_n_streams): its first vector of y, the
+   stored entries for those rows, and alpha*x[j] */
+typedef struct {
+    LT_T *y;
+    const LT_T *p;
+    LT_T xs;
+} L(nstream);
+
+/*
+ * NoTrans column form read as four streams.  The rows [lo, hi) are cut
+ * into four segments of S rows (the last takes the rest), and the columns
+ * that lie wholly inside each segment are taken in step: column c of each
+ * segment in turn, one column at a time, each y vector loaded, updated
+ * and stored.  The band is then read as four sequential runs a quarter of
+ * the range apart, which the hardware prefetchers follow (no software
+ * prefetch); four adjacent columns at a time are one run that jumps a
+ * column ahead every vector, which they follow poorly on some cores (the
+ * measurements are at the zen3 profile, src/blas/level2.c).  Every y[i]
+ * still takes beta*y[i] and then its columns in increasing j, each by one
+ * multiply-add: the column form's bits.  The columns crossing a segment's
+ * ends go through L(gbmv_n_ncols), before and after its own.  The segment
+ * starts are on the grid of vectors from lo (S is a multiple of VL), so
+ * column c of every segment has the same lanes in its end vectors.  Rows
+ * from n + kl on cross no column: the segments end there (L(gbmv_n)
+ * measures the fit on the rows before).
+ */
+static void L(gbmv_n_streams)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                              int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
+                              LT_T *y, int64_t lo, int64_t hi)
+{
+    const int64_t w = kl + ku + 1, he = MIN(hi, n + kl), S = (he - lo) / 4 / LT_VL * LT_VL;
+    const int64_t nc = S - w + 1; /* whole columns in each of the first three */
+    const LT_T *last = ab + (n - 1) * ldab + w - LT_VL;
+    int64_t s[5] = { lo, lo + S, lo + 2 * S, lo + 3 * S, he };
+
+    L(scale_rows)(y, lo, hi, beta);
+    for (int k = 0; k < 4; k++)
+        L(gbmv_n_ncols)(1, n, kl, ku, ab, ldab, x, alpha, y, s[k], s[k + 1], 0, s[k] + ku);
+    for (int64_t c = 0; c < nc; c++) {
+        const int64_t ph = c % LT_VL, b = c - ph, nv = (ph + w + LT_VL - 1) / LT_VL;
+        const int64_t te = ph + w - (nv - 1) * LT_VL; /* lanes of the last vector */
+        L(nstream) st[4];
+        int inside = 1;
+
+        UNROLL
+        for (int k = 0; k < 4; k++) {
+            int64_t j = s[k] + ku + c;
+            st[k].y = y + s[k] + b;
+            st[k].p = ab + ku + j * (ldab - 1) + s[k] + b;
+            st[k].xs = alpha * x[j];
+            inside &= st[k].p >= ab && st[k].p + (nv - 1) * LT_VL <= last;
+        }
+        if (!inside) { /* near the ends of the storage: masked loads */
+            for (int k = 0; k < 4; k++) {
+                int64_t j = s[k] + ku + c;
+                L(gbmv_n_ncols)(1, n, kl, ku, ab, ldab, x, alpha, y, s[k], s[k + 1], j, j + 1);
+            }
+            continue;
+        }
+        UNROLL
+        for (int k = 0; k < 4; k++)
+            STOREU(st[k].y, L(fma_lanes_u)(LOADU(st[k].y), st[k].p, st[k].xs, ph,
+                                           MIN(LT_VL, ph + w)));
+        for (int64_t v = 1; v + 1 < nv; v++) {
+            UNROLL
+            for (int k = 0; k < 4; k++) {
+                LT_T *yv = st[k].y + v * LT_VL;
+                STOREU(yv, L(madd)(LOADU(yv), LOADU(st[k].p + v * LT_VL), SPLAT(st[k].xs)));
+            }
+        }
+        if (nv > 1) {
+            UNROLL
+            for (int k = 0; k < 4; k++) {
+                LT_T *yv = st[k].y + (nv - 1) * LT_VL;
+                STOREU(yv, L(fma_lanes_u)(LOADU(yv), st[k].p + (nv - 1) * LT_VL, st[k].xs,
+                                          0, te));
+            }
+        }
+    }
+    /* the rest of each segment: its columns from s + ku + nc on */
+    for (int k = 0; k < 4; k++)
+        L(gbmv_n_ncols)(1, n, kl, ku, ab, ldab, x, alpha, y, s[k], s[k + 1],
+                        s[k] + ku + nc, n);
+}
+#endif
 
 /* The row-vector form reads, for each vector of rows, a window of about
    (w + VL) columns of w entries, revisited by the next vectors: it is the
@@ -1150,8 +1257,11 @@ static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
    rowvec_bytes, and with a team, while a column is under
    rowvec_team_col_bytes; on the xeon profile wherever it can take two
    vectors of rows at a time (rowvec_paired; the measurements are at the
-   profiles, in src/blas/level2.c).  Both forms give the same bits, so
-   neither the thread count nor the profile changes y. */
+   profiles, in src/blas/level2.c).  On the zen3 profile the column form
+   reads four streams where they fit (L(streams_fit)), and takes over
+   from the rows there once a column holds stream_col_bytes.  All these
+   forms give the same bits, so neither the thread count nor the profile
+   changes y. */
 static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                       int64_t lo, int64_t hi, int team, const nla_l2_tune *tune)
@@ -1161,8 +1271,17 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
                  (team <= 1 || w * (int64_t)sizeof(LT_T) < tune->rowvec_team_col_bytes) &&
                  (!tune->rowvec_paired || LT_VL + w - 1 <= L2_RV_MAXJ);
 
+#if NLA_VBYTES >= 32
+    int streams = L(streams_fit)(MIN(hi, n + kl) - lo, w, tune) &&
+                  (!rowvec || w * (int64_t)sizeof(LT_T) >= tune->stream_col_bytes);
+#endif
+
     if (w <= NLA_L2_DIAG_MAX)
         L(gbmv_n_rows)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+#if NLA_VBYTES >= 32
+    else if (streams)
+        L(gbmv_n_streams)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+#endif
     else if (rowvec)
         L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, team, tune);
     else
@@ -1251,79 +1370,102 @@ INLINE void L(dot_al)(const int C, const LT_T *const *a, const LT_T *const *xp,
     }
 }
 
-/* Columns [lo, hi) of y = beta*y + alpha*A'*x, wide band, four at a time.
-   A column whose aligned vectors would reach outside the storage, or its
-   x outside x, or that is not whole (near the edges of A), is summed from
-   its own entries instead, from its start in two alternating sums of
-   fused products, which L(dot_al) matches lane for lane (see there): the
-   path and the storage's alignment do not change the bits, and four
-   columns give the bits of one, so any split gives the same y. */
-INLINE void L(gbmv_t_al_to)(const int TOL2, int64_t m, int64_t n, int64_t kl, int64_t ku,
-                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
-                            LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+/* Columns j + q*st (q < cnt <= 4) of y = beta*y + alpha*A'*x, wide band,
+   in one pass.  A column whose aligned vectors would reach outside the
+   storage, or its x outside x, or that is not whole (near the edges of
+   A), is summed from its own entries instead, from its start in two
+   alternating sums of fused products, which L(dot_al) matches lane for
+   lane (see there): the path and the storage's alignment do not change
+   the bits, and four columns give the bits of one, so any grouping and
+   any split give the same y. */
+INLINE void L(t_al_group)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                          int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                          int64_t j, int64_t st, int64_t cnt)
 {
-    const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, 4);
+    const int64_t w = kl + ku + 1;
     const LT_T *end = ab + (n - 1) * ldab + w, *xend = x + m;
+    int64_t o[4], nv[4];
+    const LT_T *a[4], *xp[4];
+    VEC s[4];
+    LT_T d[4];
+    int fast[4], nf = 0;
 
-    for (int64_t j = lo; j < hi; j += 4) {
-        int64_t cnt = MIN(4, hi - j), o[4], nv[4];
-        const LT_T *a[4], *xp[4];
-        VEC s[4];
-        LT_T d[4];
-        int fast[4], nf = 0;
-
-        L(prefetch_cols_to)(TOL2, ab, ldab, w, n, j + ahead, 4);
+    for (int q = 0; q < 4; q++) {
+        int64_t jc = j + q * st;
+        const LT_T *p = ab + jc * ldab;
+        o[q] = (int64_t)(((uintptr_t)p / sizeof(LT_T)) % LT_VL);
+        a[q] = p - o[q];
+        xp[q] = x + jc - ku - o[q];
+        nv[q] = (o[q] + w + LT_VL - 1) / LT_VL;
+        fast[q] = q < cnt && jc >= ku && jc + kl < m && a[q] >= ab &&
+                  a[q] + nv[q] * LT_VL <= end && xp[q] >= x && xp[q] + nv[q] * LT_VL <= xend;
+        nf += fast[q];
+    }
+    if (nf == 4) {
+        L(dot_al)(4, a, xp, o, nv, w, s);
+    } else {
         for (int q = 0; q < 4; q++) {
-            int64_t jc = j + q;
-            const LT_T *p = ab + jc * ldab;
-            o[q] = (int64_t)(((uintptr_t)p / sizeof(LT_T)) % LT_VL);
-            a[q] = p - o[q];
-            xp[q] = x + jc - ku - o[q];
-            nv[q] = (o[q] + w + LT_VL - 1) / LT_VL;
-            fast[q] = q < cnt && jc >= ku && jc + kl < m && a[q] >= ab &&
-                      a[q] + nv[q] * LT_VL <= end && xp[q] >= x && xp[q] + nv[q] * LT_VL <= xend;
-            nf += fast[q];
-        }
-        if (nf == 4) {
-            L(dot_al)(4, a, xp, o, nv, w, s);
-        } else {
-            for (int q = 0; q < 4; q++) {
-                int64_t jc = j + q;
-                if (fast[q]) {
-                    L(dot_al)(1, a + q, xp + q, o + q, nv + q, w, s + q);
-                } else if (q < cnt) {
-                    /* rows [i0, i1] of column jc */
-                    int64_t i0 = MAX(0, jc - ku), i1 = MIN(m - 1, jc + kl), i = i0;
-                    const LT_T *col = ab + ku + jc * (ldab - 1);
-                    VEC sv[2] = { SPLAT(0), SPLAT(0) }; /* as L(dot_al) */
-                    int k = 0;
-                    for (; i + LT_VL <= i1 + 1; i += LT_VL, k ^= 1)
-                        sv[k] = L(fmav)(sv[k], LOADU(col + i), LOADU(x + i));
-                    if (i <= i1) /* its lanes only */
-                        sv[k] = L(fma_vv_lanes)(sv[k], L(loadn)(col + i, i1 + 1 - i),
-                                                L(loadn)(x + i, i1 + 1 - i), 0, i1 + 1 - i);
-                    s[q] = sv[0] + sv[1];
-                } else {
-                    s[q] = SPLAT(0);
-                }
+            int64_t jc = j + q * st;
+            if (fast[q]) {
+                L(dot_al)(1, a + q, xp + q, o + q, nv + q, w, s + q);
+            } else if (q < cnt) {
+                /* rows [i0, i1] of column jc */
+                int64_t i0 = MAX(0, jc - ku), i1 = MIN(m - 1, jc + kl), i = i0;
+                const LT_T *col = ab + ku + jc * (ldab - 1);
+                VEC sv[2] = { SPLAT(0), SPLAT(0) }; /* as L(dot_al) */
+                int k = 0;
+                for (; i + LT_VL <= i1 + 1; i += LT_VL, k ^= 1)
+                    sv[k] = L(fmav)(sv[k], LOADU(col + i), LOADU(x + i));
+                if (i <= i1) /* its lanes only */
+                    sv[k] = L(fma_vv_lanes)(sv[k], L(loadn)(col + i, i1 + 1 - i),
+                                            L(loadn)(x + i, i1 + 1 - i), 0, i1 + 1 - i);
+                s[q] = sv[0] + sv[1];
+            } else {
+                s[q] = SPLAT(0);
             }
         }
-        L(hsum4)(s, d);
-        for (int q = 0; q < cnt; q++)
-            y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
+    }
+    L(hsum4)(s, d);
+    for (int q = 0; q < cnt; q++)
+        y[j + q * st] = L(blend)(alpha, d[q], beta, y + j + q * st);
+}
+
+/* Columns [lo, hi), four adjacent columns a pass, the band prefetched
+   ahead into L1 or (TOL2, a constant) into L2.  Where the profile reads
+   four streams (L(streams_fit)), the first 4*S columns go first, S = a
+   quarter of the range: columns j, j+S, j+2S, j+3S a pass, for j from lo,
+   four sequential runs of the band that the hardware prefetchers follow
+   without help (see L(gbmv_n_streams)). */
+INLINE void L(gbmv_t_al_to)(const int TOL2, int64_t m, int64_t n, int64_t kl, int64_t ku,
+                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                            LT_T beta, LT_T *y, int64_t lo, int64_t hi, int streams)
+{
+    const int64_t w = kl + ku + 1, ahead = L(pf_ahead_group)(w, 4);
+
+    if (streams) {
+        const int64_t S = (hi - lo) / 4;
+        for (int64_t j = lo; j < lo + S; j++)
+            L(t_al_group)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, j, S, 4);
+        lo += 4 * S;
+    }
+    for (int64_t j = lo; j < hi; j += 4) {
+        L(prefetch_cols_to)(TOL2, ab, ldab, w, n, j + ahead, 4);
+        L(t_al_group)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, j, 1, MIN(4, hi - j));
     }
 }
 
-/* The aligned form, its band prefetched into L1 or (tol2) into L2: the
-   same loads in the same order, so the same bits. */
+/* The aligned form, its band prefetched into L1 or (tol2) into L2, or
+   read as four streams: the same sums, so the same bits. */
 static void L(gbmv_t_al)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                          int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                         int64_t lo, int64_t hi, int tol2)
+                         int64_t lo, int64_t hi, const nla_l2_tune *tune)
 {
-    if (tol2)
-        L(gbmv_t_al_to)(1, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    int streams = L(streams_fit)(hi - lo, kl + ku + 1, tune);
+
+    if (tune->t_al_pf_l2)
+        L(gbmv_t_al_to)(1, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, streams);
     else
-        L(gbmv_t_al_to)(0, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        L(gbmv_t_al_to)(0, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, streams);
 }
 #undef L2_AL
 #endif
@@ -1644,7 +1786,7 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 
 #if NLA_VBYTES >= 32
     if (w * (int64_t)sizeof(LT_T) >= tune->t_al_bytes) {
-        L(gbmv_t_al)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune->t_al_pf_l2);
+        L(gbmv_t_al)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune);
         return;
     }
     if (w > NLA_L2_DIAG_MAX) {

@@ -17,16 +17,20 @@
 
 /* Thread blocks of the output start at multiples of this many elements. */
 #define L2_ALIGN 64
-/* gemv NoTrans: matrices of at most this many bytes stay in the last-level
-   cache across calls and take the kernels' cached form (four columns a
-   pass, not eight).  Measured on the development machine (Zen 5, a 32 MiB
-   L3 for the VM), against OpenBLAS, interleaved with the eight-column
-   form: double 1000 x 1000, one thread, 0.99 -> 1.05, two threads 1.26 ->
-   1.18; float level on one thread, 1.06 -> 1.10 on two; and four columns
-   lose from about 16 MB up (double 1600 x 1600, 20 MB: 19% slower; 2000 x
-   2000: 20 to 35%).  The L3 size the OS reports here is the host's
-   (384 MiB), no guide, so this is a constant. */
-#define L2_GEMV_CACHED_BYTES (12.0 * 1024 * 1024)
+/* gemv NoTrans: on the zen5 and xeon profiles, matrices of at most this
+   many bytes stay in the last-level cache across calls and take the
+   kernels' cached form (four columns a pass, not eight).  Measured on a
+   Zen 5 (a 32 MiB L3 for the VM), against OpenBLAS, interleaved with the
+   eight-column form: double 1000 x 1000, one thread, 0.99 -> 1.05, two
+   threads 1.26 -> 1.18; float level on one thread, 1.06 -> 1.10 on two;
+   and four columns lose from about 16 MB up (double 1600 x 1600, 20 MB:
+   19% slower; 2000 x 2000: 20 to 35%).  The L3 size the OS reports there
+   is the host's (384 MiB), no guide, so this is a constant.  On Zen 3
+   (the zen3 profile) eight columns win at every size (float n = 1000, 1500
+   and 2000, two threads, medians of 9 interleaved samples, eight against
+   four: 1.11x, 1.19x, 1.13x; one thread 1.03x, 1.08x, 1.03x; double
+   n = 1000 1.06x and 1.04x). */
+#define L2_GEMV_CACHED_BYTES (12 * 1024 * 1024)
 /* Matrix entries below which a call runs on one thread.  Measured on the
    2-vCPU development machine, quiet (nla bench --threads 2 --n N, with
    NLA_L2_THREAD_MIN=0 against 1e12): two threads gain from n = 256
@@ -140,15 +144,15 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * 0.85x (float kl = 16) and 0.93x (double kl = 8) of it.
  */
 static const nla_l2_tune l2_tunes[] = {
-    [NLA_TUNE_ZEN5] = { .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
+    [NLA_TUNE_ZEN5] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0 },
-    [NLA_TUNE_XEON] = { .rowvec_bytes = INT64_MAX,
+    [NLA_TUNE_XEON] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = INT64_MAX,
                         .rowvec_team_col_bytes = INT64_MAX,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,
                         .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1,
                         .t_tr8_all = 1 },
-    [NLA_TUNE_ZEN3] = { .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
+    [NLA_TUNE_ZEN3] = { .gemv_cached_bytes = 0, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0, .stream_bytes = 65536,
                         .stream_col_bytes = 100 },

@@ -160,7 +160,8 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     int nt = LL(P, threads)(ex, (double)m * n, ly);
     /* the whole matrix, not a thread's rows: the form must not follow the
        thread count, or the bits would */
-    int cached = (double)m * (double)n * sizeof(T) <= L2_GEMV_CACHED_BYTES;
+    int cached = (double)m * (double)n * sizeof(T) <=
+                 (double)nla_l2_tune_get()->gemv_cached_bytes;
     const T *xs;
     T *ys, *work;
     nla_status st;

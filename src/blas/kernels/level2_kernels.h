@@ -29,6 +29,8 @@
    NoTrans forms give the same bits; the Trans forms differ in the last
    bits, so a profile, like a thread count, fixes the result. */
 typedef struct nla_l2_tune {
+    int64_t gemv_cached_bytes;     /* gemv NoTrans four columns a pass, not
+                                      eight, for matrices of at most this */
     int64_t rowvec_bytes;          /* NoTrans by vectors of rows while the
                                       window of (w+VL)*w entries fits */
     int64_t rowvec_team_col_bytes; /* ... and, with a team, while a column

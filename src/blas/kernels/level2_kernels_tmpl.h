@@ -279,7 +279,8 @@ INLINE void L(gemv_nc)(const int C, int64_t m, const LT_T *a, int64_t lda,
 }
 
 /* Eight columns a pass, four when the matrix stays in the last-level
-   cache (L2_GEMV_CACHED_BYTES, level2.c, has the measurements). */
+   cache (the profile's gemv_cached_bytes; L2_GEMV_CACHED_BYTES, level2.c,
+   has the measurements). */
 static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
                       LT_T *y, int cached)
 {

@@ -99,10 +99,9 @@ static nla_tune detect_tune(char *why, size_t len)
     }
     memcpy(vendor, v, 12);
     vendor[12] = '\0';
-    if (strcmp(vendor, "GenuineIntel") == 0) {
-        snprintf(why, len, "CPUID vendor %s", vendor);
+    snprintf(why, len, "CPUID vendor %s", vendor);
+    if (strcmp(vendor, "GenuineIntel") == 0)
         return NLA_TUNE_XEON;
-    }
     if (strcmp(vendor, "AuthenticAMD") == 0 && max >= 7) {
         __cpuid(1, eax, ebx, ecx, edx);
         family = (eax >> 8) & 0xf;
@@ -114,7 +113,6 @@ static nla_tune detect_tune(char *why, size_t len)
             return NLA_TUNE_ZEN3;
         }
     }
-    snprintf(why, len, "CPUID vendor %s", vendor);
     return NLA_TUNE_ZEN5;
 }
 #else

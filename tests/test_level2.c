@@ -146,10 +146,10 @@ L2_TESTS(avx512)
    row-vector and column forms, and the Trans transposed and aligned
    forms, take over, and how the aligned form prefetches, and whether
    gemv NoTrans takes four columns a pass for cached matrices (zen3 never
-   does); zen3 reads the
-   NoTrans column and Trans aligned forms as four streams once a quarter
-   of a thread's range holds 64 KiB of band (the threads and placement
-   shapes of 3000 and more rows or columns). */
+   does), and whether spmv prefetches matrices under 12 MiB (zen3 does
+   not); zen3 reads the NoTrans column and Trans aligned forms as four
+   streams once a quarter of a thread's range holds 64 KiB of band (the
+   threads and placement shapes of 3000 and more rows or columns). */
 #define L2_TUNE_INIT(isa, tune)                                                \
     static void isa_##isa##_##tune(void)                                       \
     {                                                                          \
@@ -173,7 +173,9 @@ L2_TESTS(avx512)
     L2_TUNE_TEST(isa, tune, d_placement, gbmv_placement_d)                     \
     L2_TUNE_TEST(isa, tune, s_placement, gbmv_placement_s)                     \
     L2_TUNE_TEST(isa, tune, d_gemv_threads, gemv_threads_d)                    \
-    L2_TUNE_TEST(isa, tune, s_gemv_threads, gemv_threads_s)
+    L2_TUNE_TEST(isa, tune, s_gemv_threads, gemv_threads_s)                    \
+    L2_TUNE_TEST(isa, tune, d_spmv_threads, spmv_threads_d)                    \
+    L2_TUNE_TEST(isa, tune, s_spmv_threads, spmv_threads_s)
 
 L2_TUNE_TESTS(avx2, zen5)
 L2_TUNE_TESTS(avx2, xeon)

@@ -31,6 +31,17 @@
    four: 1.11x, 1.19x, 1.13x; one thread 1.03x, 1.08x, 1.03x; double
    n = 1000 1.06x and 1.04x). */
 #define L2_GEMV_CACHED_BYTES (12 * 1024 * 1024)
+/* spmv: on the zen3 profile, packed matrices under this many bytes are
+   read without software prefetch (the zen5 and xeon profiles always
+   prefetch).  Zen 3, AVX2 with six columns a pass, upper, medians of 9
+   interleaved samples, prefetch -> none: one thread, double n = 1000
+   (4 MB) +5%, 1500 (9 MB) +4%, 2000 (16 MB) -10%, 2800 (31 MB) -8%;
+   float n = 1000 +8%, 2000 (8 MB) +6%, 2800 (16 MB) +7%, 4000 (32 MB)
+   -5%; two threads, double 1000 +4%, 1500 +1%, 2000 +16%, 2800 -22%;
+   float 1500 +6%, 2000 +9%, 2800 -6%.  The L3 there is 32 MiB. */
+#ifndef L2_SPMV_PF_BYTES_ZEN3
+#define L2_SPMV_PF_BYTES_ZEN3 (12 * 1024 * 1024)
+#endif
 /* Matrix entries below which a call runs on one thread.  Measured on the
    2-vCPU development machine, quiet (nla bench --threads 2 --n N, with
    NLA_L2_THREAD_MIN=0 against 1e12): two threads gain from n = 256
@@ -155,7 +166,7 @@ static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN3] = { .gemv_cached_bytes = 0, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0, .stream_bytes = 65536,
-                        .stream_col_bytes = 100 },
+                        .stream_col_bytes = 100, .spmv_pf_bytes = L2_SPMV_PF_BYTES_ZEN3 },
 };
 
 const nla_l2_tune *nla_l2_tune_get(void)

@@ -265,6 +265,7 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     const nla_l2_kernels *K = nla_l2_kernels_get();
     int upper = uplo == NLA_UPPER;
     int nt = LL(P, threads)(ex, (double)n * (n + 1) / 2, n);
+    int pf = (double)n * (n + 1) / 2 * sizeof(T) >= (double)nla_l2_tune_get()->spmv_pf_bytes;
     size_t count;
     const T *xs = x;
     T *work;
@@ -296,9 +297,9 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
         else
             memset(acc + c0, 0, (size_t)(n - c0) * sizeof(T));
         if (upper)
-            KF(K, P, spmv_u)(n, ap, xs, acc, c0, c1);
+            KF(K, P, spmv_u)(n, ap, xs, acc, c0, c1, pf);
         else
-            KF(K, P, spmv_l)(n, ap, xs, acc, c0, c1);
+            KF(K, P, spmv_l)(n, ap, xs, acc, c0, c1, pf);
 #pragma omp barrier
         /* sum the accumulators in thread order, over this thread's rows,
            into thread 0's (row i is read and written by this thread only):

@@ -51,6 +51,8 @@ typedef struct nla_l2_tune {
                                       holds this many bytes (0: never) */
     int64_t stream_col_bytes;      /* NoTrans: that form before the rows
                                       from columns of this many bytes */
+    int64_t spmv_pf_bytes;         /* spmv prefetches the columns of packed
+                                      matrices of at least this many bytes */
 } nla_l2_tune;
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \
@@ -76,11 +78,12 @@ typedef struct nla_l2_tune {
                       T *y, int64_t lo, int64_t hi, const nla_l2_tune *tune);  \
     /* packed symmetric, columns [j0, j1): acc += (those columns' part of A)  \
        * x, each stored entry read once for its two contributions.  acc must  \
-       be zero on the rows the columns touch: [0, j1) upper, [j0, n) lower. */ \
+       be zero on the rows the columns touch: [0, j1) upper, [j0, n) lower.  \
+       pf: prefetch the columns (the same sums either way). */                \
     void (*P##spmv_u)(int64_t n, const T *ap, const T *x, T *acc, int64_t j0,  \
-                      int64_t j1);                                             \
+                      int64_t j1, int pf);                                     \
     void (*P##spmv_l)(int64_t n, const T *ap, const T *x, T *acc, int64_t j0,  \
-                      int64_t j1);
+                      int64_t j1, int pf);
 
 typedef struct nla_l2_kernels {
     const char *name; /* "generic", "avx2", "avx512" */

@@ -1830,17 +1830,24 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 
 /* ---------------------------------------------------------------- spmv */
 
-/* columns per pass of spmv: each takes two vector registers (its x and its
-   dot), so eight only where there are 32 */
-/* each column is prefetched this far ahead of its loads: C streams
-   that L2 and L3 feed (measured on Zen 5, n = 1000 to 8000: 512 bytes
-   +5 to 21% over none, 1 and 2 KiB less) */
+/* each column is prefetched this far ahead of its loads, where the
+   profile prefetches (spmv_pf_bytes): C streams that L2 and L3 feed
+   (measured on Zen 5, n = 1000 to 8000: 512 bytes +5 to 21% over none,
+   1 and 2 KiB less) */
 #ifndef L2_SP_PF_BYTES
 #define L2_SP_PF_BYTES 512
 #endif
+/* columns per pass of spmv: each takes two vector registers (its x and its
+   dot) and a pass three more, so eight where there are 32 and six of 16
+   on AVX2.  Six against four on a Zen 3 (AVX2), medians of 9 interleaved
+   samples: n = 4000 and 8000 +4 to 17% on one thread (double 8000 U
+   15.3 -> 16.9 GB/s with the same prefetch), n = 1000 level; the
+   portable kernel keeps four. */
 #ifndef L2_SPC
 #if NLA_VBYTES == 64
 #define L2_SPC 8
+#elif NLA_VBYTES == 32
+#define L2_SPC 6
 #else
 #define L2_SPC 4
 #endif
@@ -1853,7 +1860,8 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
  * entry by entry.  Each stored entry is read once.
  */
 INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
-                          LT_T *acc, int64_t j, int64_t r0, int64_t r1, int upper)
+                          LT_T *acc, int64_t j, int64_t r0, int64_t r1, int upper,
+                          const int pf)
 {
     VEC xv[L2_SPC], s[L2_SPC];
     LT_T d[L2_SPC];
@@ -1869,7 +1877,8 @@ INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
         UNROLL
         for (int q = 0; q < C; q++) {
             VEC aq = LOADU(col[q] + i);
-            __builtin_prefetch((const void *)((uintptr_t)(col[q] + i) + L2_SP_PF_BYTES));
+            if (pf)
+                __builtin_prefetch((const void *)((uintptr_t)(col[q] + i) + L2_SP_PF_BYTES));
             t += aq * xv[q];
             s[q] += aq * xi;
         }
@@ -1902,26 +1911,26 @@ INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
     }
 }
 
-static void L(spmv_u)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
-                      int64_t j1)
+/* pf: prefetch the columns (a constant in each copy of the loops) */
+INLINE void L(spmv_u_pf)(const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0, int64_t j1,
+                         const int pf)
 {
     int64_t j = j0;
 
-    (void)n;
     for (; j + L2_SPC <= j1; j += L2_SPC) {
         const LT_T *col[L2_SPC];
         for (int q = 0; q < L2_SPC; q++)
             col[q] = ap + (j + q) * (j + q + 1) / 2;
-        L(spmv_block)(L2_SPC, col, x, acc, j, 0, j, 1);
+        L(spmv_block)(L2_SPC, col, x, acc, j, 0, j, 1, pf);
     }
     for (; j < j1; j++) {
         const LT_T *col[1] = { ap + j * (j + 1) / 2 };
-        L(spmv_block)(1, col, x, acc, j, 0, j, 1);
+        L(spmv_block)(1, col, x, acc, j, 0, j, 1, pf);
     }
 }
 
-static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
-                      int64_t j1)
+INLINE void L(spmv_l_pf)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
+                         int64_t j1, const int pf)
 {
     int64_t j = j0;
 
@@ -1930,12 +1939,31 @@ static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
         const LT_T *col[L2_SPC];
         for (int q = 0; q < L2_SPC; q++)
             col[q] = ap + (j + q) * (2 * n - (j + q) - 1) / 2;
-        L(spmv_block)(L2_SPC, col, x, acc, j, j + L2_SPC, n, 0);
+        L(spmv_block)(L2_SPC, col, x, acc, j, j + L2_SPC, n, 0, pf);
     }
     for (; j < j1; j++) {
         const LT_T *col[1] = { ap + j * (2 * n - j - 1) / 2 };
-        L(spmv_block)(1, col, x, acc, j, j + 1, n, 0);
+        L(spmv_block)(1, col, x, acc, j, j + 1, n, 0, pf);
     }
+}
+
+static void L(spmv_u)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
+                      int64_t j1, int pf)
+{
+    (void)n;
+    if (pf)
+        L(spmv_u_pf)(ap, x, acc, j0, j1, 1);
+    else
+        L(spmv_u_pf)(ap, x, acc, j0, j1, 0);
+}
+
+static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
+                      int64_t j1, int pf)
+{
+    if (pf)
+        L(spmv_l_pf)(n, ap, x, acc, j0, j1, 1);
+    else
+        L(spmv_l_pf)(n, ap, x, acc, j0, j1, 0);
 }
 
 #undef LN_

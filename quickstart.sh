@@ -60,7 +60,7 @@ make -j"$jobs" check || status=$?
 # One closing line for the whole suite, from the Criterion summaries.
 passed=0 failed=0 skipped=0
 for log in tests/*.log; do
-    # skipped tests (test_cuda.c: "SKIP: suite::test: reason")
+    # skipped tests (tests/refs.c: "SKIP: suite::test: reason")
     skipped=$((skipped + $(grep -ac '^SKIP: [^ ]*::' "$log" || true)))
     line=$(grep -a 'Synthesis:' "$log" | tail -n 1) || continue
     p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")

@@ -85,15 +85,6 @@ static nla_context *need_device(void)
     return ctx;
 }
 
-/* Criterion's summary leaves skipped tests out: name each one, with why
-   (quickstart.sh counts these lines). */
-ReportHook(POST_TEST)(struct criterion_test_stats *st)
-{
-    if (st->test_status == CR_STATUS_SKIPPED)
-        printf("SKIP: %s::%s: %s\n", st->test->category, st->test->name,
-               st->message ? st->message : "");
-}
-
 /* where element i of a BLAS vector of length len lives */
 static size_t at(int64_t len, int64_t inc, int64_t i)
 {

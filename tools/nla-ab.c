@@ -1,0 +1,415 @@
+/*
+ * nla-ab.c - A/B timing of level-2 kernels across libnla builds, in one
+ * process (a developer's tool; not installed: make tools/nla-ab).
+ *
+ *   nla-ab OP PREC FORM THREADS REPS LIB...
+ *
+ * OP is gbmv, gemv or spmv, PREC d or s, FORM N or T (gbmv, gemv) or U or
+ * L (spmv).  Each LIB is one of
+ *   PATH[@PROFILE][%VAR=VALUE...]  a libnla shared library (a build's
+ *        .libs/libnla.so.0.0.0).  Each is copied to a file of its own and
+ *        opened from there, so the same build can be listed twice; its
+ *        first call runs with NLA_CPU_TUNE=PROFILE and the VAR=VALUE
+ *        settings in the environment (libnla reads them once), then they
+ *        are removed;
+ *   ref   the CBLAS reference this was configured with (cblas_?OP);
+ *   read  a plain sum over the matrix's bytes, the read ceiling.
+ * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
+ * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
+ * each sample (default 150 with threads, 0 without: a second core that
+ * was idle takes a while to come back to speed).
+ *
+ * Every library's y is compared with the first's.  Then REPS rounds take
+ * one sample of each library in turn, each at least 20 ms of calls, so
+ * that all sides see the same state of a noisy machine.  It prints each
+ * library's median GB/s of matrix bytes and the median over the rounds
+ * of its sample divided by the first library's.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cblas.h>
+#include "nla.h"
+
+typedef nla_status (*dgbmv_fn)(nla_context *, nla_trans, int64_t, int64_t, int64_t, int64_t,
+                               double, const double *, int64_t, const double *, int64_t,
+                               double, double *, int64_t);
+typedef nla_status (*sgbmv_fn)(nla_context *, nla_trans, int64_t, int64_t, int64_t, int64_t,
+                               float, const float *, int64_t, const float *, int64_t,
+                               float, float *, int64_t);
+typedef nla_status (*dgemv_fn)(nla_context *, nla_trans, int64_t, int64_t, double,
+                               const double *, int64_t, const double *, int64_t, double,
+                               double *, int64_t);
+typedef nla_status (*sgemv_fn)(nla_context *, nla_trans, int64_t, int64_t, float,
+                               const float *, int64_t, const float *, int64_t, float,
+                               float *, int64_t);
+typedef nla_status (*dspmv_fn)(nla_context *, nla_uplo, int64_t, double, const double *,
+                               const double *, int64_t, double, double *, int64_t);
+typedef nla_status (*sspmv_fn)(nla_context *, nla_uplo, int64_t, float, const float *,
+                               const float *, int64_t, float, float *, int64_t);
+typedef nla_status (*create_fn)(nla_context **, nla_backend);
+typedef nla_status (*threads_fn)(nla_context *, int);
+
+enum kind { LIB_NLA, LIB_REF, LIB_READ };
+
+struct side {
+    const char *spec;
+    enum kind kind;
+    void *handle;
+    nla_context *ctx;
+    void *fn; /* nla_?OP of this copy */
+    double *gbs;
+};
+
+static struct {
+    const char *op;
+    int dbl, trans; /* trans: T, or L for spmv */
+    int threads;
+    int64_t n, kl;
+    size_t esz, abytes;
+    void *a, *x, *y, *y0;
+} P;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static volatile double sink;
+
+static void read_matrix(void)
+{
+    const double *a = P.a;
+    size_t k = P.abytes / sizeof(double) / 8;
+    double s = 0;
+
+    /* eight sums, so that the adds do not bound the loads */
+#pragma omp parallel for reduction(+ : s) num_threads(P.threads)
+    for (size_t i = 0; i < k; i++) {
+        const double *p = a + 8 * i;
+        s += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+    }
+    sink = s;
+}
+
+static void call_nla(const struct side *sd)
+{
+    nla_trans tr = P.trans ? NLA_TRANS : NLA_NO_TRANS;
+    nla_uplo up = P.trans ? NLA_LOWER : NLA_UPPER;
+    int64_t n = P.n, w = 2 * P.kl + 1;
+
+    if (!strcmp(P.op, "gbmv")) {
+        if (P.dbl)
+            ((dgbmv_fn)sd->fn)(sd->ctx, tr, n, n, P.kl, P.kl, 1.5, P.a, w, P.x, 1, 0.5, P.y, 1);
+        else
+            ((sgbmv_fn)sd->fn)(sd->ctx, tr, n, n, P.kl, P.kl, 1.5f, P.a, w, P.x, 1, 0.5f, P.y,
+                               1);
+    } else if (!strcmp(P.op, "gemv")) {
+        if (P.dbl)
+            ((dgemv_fn)sd->fn)(sd->ctx, tr, n, n, 1.5, P.a, n, P.x, 1, 0.5, P.y, 1);
+        else
+            ((sgemv_fn)sd->fn)(sd->ctx, tr, n, n, 1.5f, P.a, n, P.x, 1, 0.5f, P.y, 1);
+    } else {
+        if (P.dbl)
+            ((dspmv_fn)sd->fn)(sd->ctx, up, n, 1.5, P.a, P.x, 1, 0.5, P.y, 1);
+        else
+            ((sspmv_fn)sd->fn)(sd->ctx, up, n, 1.5f, P.a, P.x, 1, 0.5f, P.y, 1);
+    }
+}
+
+static void call_ref(void)
+{
+    enum CBLAS_TRANSPOSE tr = P.trans ? CblasTrans : CblasNoTrans;
+    enum CBLAS_UPLO up = P.trans ? CblasLower : CblasUpper;
+    int n = (int)P.n, kl = (int)P.kl, w = 2 * kl + 1;
+
+    if (!strcmp(P.op, "gbmv")) {
+        if (P.dbl)
+            cblas_dgbmv(CblasColMajor, tr, n, n, kl, kl, 1.5, P.a, w, P.x, 1, 0.5, P.y, 1);
+        else
+            cblas_sgbmv(CblasColMajor, tr, n, n, kl, kl, 1.5f, P.a, w, P.x, 1, 0.5f, P.y, 1);
+    } else if (!strcmp(P.op, "gemv")) {
+        if (P.dbl)
+            cblas_dgemv(CblasColMajor, tr, n, n, 1.5, P.a, n, P.x, 1, 0.5, P.y, 1);
+        else
+            cblas_sgemv(CblasColMajor, tr, n, n, 1.5f, P.a, n, P.x, 1, 0.5f, P.y, 1);
+    } else {
+        if (P.dbl)
+            cblas_dspmv(CblasColMajor, up, n, 1.5, P.a, P.x, 1, 0.5, P.y, 1);
+        else
+            cblas_sspmv(CblasColMajor, up, n, 1.5f, P.a, P.x, 1, 0.5f, P.y, 1);
+    }
+}
+
+static void call(const struct side *sd)
+{
+    if (sd->kind == LIB_READ)
+        read_matrix();
+    else if (sd->kind == LIB_REF)
+        call_ref();
+    else
+        call_nla(sd);
+}
+
+static int cmp_double(const void *p, const void *q)
+{
+    double a = *(const double *)p, b = *(const double *)q;
+    return a < b ? -1 : a > b;
+}
+
+static double median(const double *v, int k)
+{
+    double *c = malloc((size_t)k * sizeof *c), r;
+
+    if (!c)
+        return NAN;
+    memcpy(c, v, (size_t)k * sizeof *c);
+    qsort(c, (size_t)k, sizeof *c, cmp_double);
+    r = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
+    free(c);
+    return r;
+}
+
+static double elem(const void *v, int64_t i)
+{
+    return P.dbl ? ((const double *)v)[i] : (double)((const float *)v)[i];
+}
+
+/* copy src to a new file in dir; its path in out */
+static int copy_file(const char *src, const char *dir, int idx, char *out, size_t len)
+{
+    char buf[1 << 16];
+    int in, fd, ok = 1;
+    ssize_t r;
+
+    snprintf(out, len, "%s/lib%d.so", dir, idx);
+    in = open(src, O_RDONLY);
+    if (in < 0)
+        return 0;
+    fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0700);
+    if (fd < 0) {
+        close(in);
+        return 0;
+    }
+    while (ok && (r = read(in, buf, sizeof buf)) > 0)
+        ok = write(fd, buf, (size_t)r) == r;
+    close(in);
+    return close(fd) == 0 && ok;
+}
+
+/* open a libnla copy with its settings in the environment for its first
+   call; spec is modified (split at '@' and '%') */
+static int open_nla(struct side *sd, char *spec, const char *dir, int idx)
+{
+    char *settings = strchr(spec, '%'), *profile, path[4096], fname[16];
+    char *names[16];
+    int nnames = 0;
+    create_fn create;
+    threads_fn set_threads;
+
+    if (settings)
+        *settings++ = '\0';
+    profile = strchr(spec, '@');
+    if (profile)
+        *profile++ = '\0';
+    if (!copy_file(spec, dir, idx, path, sizeof path)) {
+        fprintf(stderr, "nla-ab: cannot copy %s: %s\n", spec, strerror(errno));
+        return 0;
+    }
+    sd->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    unlink(path);
+    if (!sd->handle) {
+        fprintf(stderr, "nla-ab: %s\n", dlerror());
+        return 0;
+    }
+    snprintf(fname, sizeof fname, "nla_%c%s", P.dbl ? 'd' : 's', P.op);
+    sd->fn = dlsym(sd->handle, fname);
+    *(void **)&create = dlsym(sd->handle, "nla_context_create");
+    *(void **)&set_threads = dlsym(sd->handle, "nla_context_set_threads");
+    if (!sd->fn || !create || !set_threads) {
+        fprintf(stderr, "nla-ab: %s lacks %s or the context functions\n", spec, fname);
+        return 0;
+    }
+    while (settings && nnames < 16) {
+        char *next = strchr(settings, '%'), *eq;
+        if (next)
+            *next++ = '\0';
+        eq = strchr(settings, '=');
+        if (!eq) {
+            fprintf(stderr, "nla-ab: %s: a setting is VAR=VALUE\n", settings);
+            return 0;
+        }
+        *eq = '\0';
+        setenv(settings, eq + 1, 1);
+        names[nnames++] = settings;
+        settings = next;
+    }
+    if (profile)
+        setenv("NLA_CPU_TUNE", profile, 1);
+    if (create(&sd->ctx, NLA_BACKEND_CPU) != NLA_OK || set_threads(sd->ctx, P.threads) != NLA_OK) {
+        fprintf(stderr, "nla-ab: %s: no CPU context with %d threads\n", spec, P.threads);
+        return 0;
+    }
+    memcpy(P.y, P.y0, (size_t)P.n * P.esz);
+    call_nla(sd); /* the first call reads the environment */
+    unsetenv("NLA_CPU_TUNE");
+    for (int i = 0; i < nnames; i++)
+        unsetenv(names[i]);
+    return 1;
+}
+
+static int64_t env_int(const char *name, int64_t def)
+{
+    const char *v = getenv(name);
+    return v && *v ? strtoll(v, NULL, 10) : def;
+}
+
+int main(int argc, char **argv)
+{
+    struct side *sides;
+    int nsides, reps, first = -1;
+    double settle;
+    char dir[] = "/tmp/nla-ab.XXXXXX";
+    void *ref;
+
+    if (argc < 7 || (strcmp(argv[1], "gbmv") && strcmp(argv[1], "gemv") &&
+                     strcmp(argv[1], "spmv"))) {
+        fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv d|s N|T|U|L THREADS REPS "
+                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|read...\n"
+                        "  environment: N, KL (gbmv), SETTLE (ms)\n");
+        return 2;
+    }
+    P.op = argv[1];
+    P.dbl = argv[2][0] == 'd';
+    P.trans = argv[3][0] == 'T' || argv[3][0] == 'L';
+    P.threads = atoi(argv[4]);
+    reps = atoi(argv[5]);
+    if (P.threads < 1 || reps < 1) {
+        fprintf(stderr, "nla-ab: THREADS and REPS must be at least 1\n");
+        return 2;
+    }
+    nsides = argc - 6;
+    P.esz = P.dbl ? sizeof(double) : sizeof(float);
+    P.kl = env_int("KL", 16);
+    P.n = env_int("N", strcmp(P.op, "gbmv") ? 8000 : 1 << 20);
+    settle = (double)env_int("SETTLE", P.threads > 1 ? 150 : 0);
+    if (P.n < 1 || P.kl < 0 || P.kl >= P.n) {
+        fprintf(stderr, "nla-ab: need N >= 1 and 0 <= KL < N\n");
+        return 2;
+    }
+    if (!strcmp(P.op, "gbmv"))
+        P.abytes = (size_t)(2 * P.kl + 1) * (size_t)P.n * P.esz;
+    else if (!strcmp(P.op, "gemv"))
+        P.abytes = (size_t)P.n * (size_t)P.n * P.esz;
+    else
+        P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
+
+    P.a = aligned_alloc(64, (P.abytes + 63) / 64 * 64);
+    P.x = malloc((size_t)P.n * P.esz);
+    P.y = malloc((size_t)P.n * P.esz);
+    P.y0 = malloc((size_t)P.n * P.esz);
+    ref = malloc((size_t)P.n * P.esz);
+    sides = calloc((size_t)nsides, sizeof *sides);
+    if (!P.a || !P.x || !P.y || !P.y0 || !ref || !sides || !mkdtemp(dir)) {
+        fprintf(stderr, "nla-ab: out of memory or no temporary directory\n");
+        return 1;
+    }
+    srand(1);
+    for (size_t i = 0; i < P.abytes / P.esz; i++) {
+        double v = rand() / (double)RAND_MAX - 0.5;
+        if (P.dbl)
+            ((double *)P.a)[i] = v;
+        else
+            ((float *)P.a)[i] = (float)v;
+    }
+    for (int64_t i = 0; i < P.n; i++) {
+        double v = rand() / (double)RAND_MAX - 0.5;
+        if (P.dbl)
+            ((double *)P.x)[i] = ((double *)P.y0)[i] = v;
+        else
+            ((float *)P.x)[i] = ((float *)P.y0)[i] = (float)v;
+    }
+#ifdef NLA_REF_OPENBLAS
+    openblas_set_num_threads(P.threads);
+#endif
+
+    for (int i = 0; i < nsides; i++) {
+        struct side *sd = &sides[i];
+        sd->spec = argv[6 + i];
+        sd->gbs = calloc((size_t)reps, sizeof *sd->gbs);
+        if (!sd->gbs)
+            return 1;
+        if (!strcmp(sd->spec, "read"))
+            sd->kind = LIB_READ;
+        else if (!strcmp(sd->spec, "ref"))
+            sd->kind = LIB_REF;
+        else if (!open_nla(sd, strdup(sd->spec), dir, i)) {
+            rmdir(dir);
+            return 1;
+        }
+    }
+    rmdir(dir);
+
+    /* every y against the first library's */
+    for (int i = 0; i < nsides; i++) {
+        double diff = 0, big = 0;
+        if (sides[i].kind == LIB_READ)
+            continue;
+        memcpy(P.y, P.y0, (size_t)P.n * P.esz);
+        call(&sides[i]);
+        if (first < 0) {
+            first = i;
+            memcpy(ref, P.y, (size_t)P.n * P.esz);
+            continue;
+        }
+        for (int64_t k = 0; k < P.n; k++) {
+            diff = fmax(diff, fabs(elem(P.y, k) - elem(ref, k)));
+            big = fmax(big, fabs(elem(ref, k)));
+        }
+        if (diff > big * (P.dbl ? 1e-10 : 1e-3))
+            printf("MISMATCH %s: max difference %g (max |y| %g) against %s\n", sides[i].spec,
+                   diff, big, sides[first].spec);
+    }
+
+    for (int r = 0; r < reps; r++)
+        for (int i = 0; i < nsides; i++) {
+            int calls = 0;
+            double t0, t;
+            if (settle > 0)
+                usleep((useconds_t)(settle * 1000));
+            call(&sides[i]); /* warm */
+            t0 = now();
+            do {
+                call(&sides[i]);
+                calls++;
+                t = now() - t0;
+            } while (t < 0.02);
+            sides[i].gbs[r] = (double)P.abytes * 1e-9 / (t / calls);
+        }
+
+    printf("%s%s %c n=%lld", P.dbl ? "d" : "s", P.op, argv[3][0], (long long)P.n);
+    if (!strcmp(P.op, "gbmv"))
+        printf(" kl=ku=%lld", (long long)P.kl);
+    printf(", %d thread%s, medians of %d; ratio: paired, against %s\n", P.threads,
+           P.threads > 1 ? "s" : "", reps, sides[0].spec);
+    for (int i = 0; i < nsides; i++) {
+        double *ratio = malloc((size_t)reps * sizeof *ratio);
+        if (!ratio)
+            return 1;
+        for (int r = 0; r < reps; r++)
+            ratio[r] = sides[i].gbs[r] / sides[0].gbs[r];
+        printf("%-40s %8.2f GB/s  x%.3f\n", sides[i].spec, median(sides[i].gbs, reps),
+               median(ratio, reps));
+        free(ratio);
+    }
+    return 0;
+}

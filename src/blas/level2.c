@@ -37,8 +37,9 @@
    interleaved samples, prefetch -> none: one thread, double n = 1000
    (4 MB) +5%, 1500 (9 MB) +4%, 2000 (16 MB) -10%, 2800 (31 MB) -8%;
    float n = 1000 +8%, 2000 (8 MB) +6%, 2800 (16 MB) +7%, 4000 (32 MB)
-   -5%; two threads, double 1000 +4%, 1500 +1%, 2000 +16%, 2800 -22%;
-   float 1500 +6%, 2000 +9%, 2800 -6%.  The L3 there is 32 MiB. */
+   -3% (upper) and -9% (lower); two threads, double 1000 +3%, 1500 +1%,
+   2000 +16%, 2800 -22%; float 1500 +6%, 2000 +9%, 2800 -6%.  The L3
+   there is 32 MiB. */
 #ifndef L2_SPMV_PF_BYTES_ZEN3
 #define L2_SPMV_PF_BYTES_ZEN3 (12 * 1024 * 1024)
 #endif

@@ -1839,10 +1839,11 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
 #endif
 /* columns per pass of spmv: each takes two vector registers (its x and its
    dot) and a pass three more, so eight where there are 32 and six of 16
-   on AVX2.  Six against four on a Zen 3 (AVX2), medians of 9 interleaved
-   samples: n = 4000 and 8000 +4 to 17% on one thread (double 8000 U
-   15.3 -> 16.9 GB/s with the same prefetch), n = 1000 level; the
-   portable kernel keeps four. */
+   on AVX2.  Six against four on a Zen 3 (AVX2), both prefetching, medians
+   of 9 interleaved paired ratios: one thread, n = 4000 and 8000, upper
+   and lower, double and float, 1.06-1.17x; n = 1000 0.97-1.01x; two
+   threads, n = 4000 and 8000, 0.97-1.34x (six of the eight cases
+   1.03-1.08x).  The portable kernel keeps four. */
 #ifndef L2_SPC
 #if NLA_VBYTES == 64
 #define L2_SPC 8

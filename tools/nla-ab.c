@@ -189,7 +189,7 @@ static int copy_file(const char *src, const char *dir, int idx, char *out, size_
 {
     char buf[1 << 16];
     int in, fd, ok = 1;
-    ssize_t r;
+    ssize_t r = 0;
 
     snprintf(out, len, "%s/lib%d.so", dir, idx);
     in = open(src, O_RDONLY);
@@ -202,6 +202,7 @@ static int copy_file(const char *src, const char *dir, int idx, char *out, size_
     }
     while (ok && (r = read(in, buf, sizeof buf)) > 0)
         ok = write(fd, buf, (size_t)r) == r;
+    ok = ok && r == 0;
     close(in);
     return close(fd) == 0 && ok;
 }
@@ -344,6 +345,7 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < nsides; i++) {
         struct side *sd = &sides[i];
+        char *spec;
         sd->spec = argv[6 + i];
         sd->gbs = calloc((size_t)reps, sizeof *sd->gbs);
         if (!sd->gbs)
@@ -352,7 +354,7 @@ int main(int argc, char **argv)
             sd->kind = LIB_READ;
         else if (!strcmp(sd->spec, "ref"))
             sd->kind = LIB_REF;
-        else if (!open_nla(sd, strdup(sd->spec), dir, i)) {
+        else if (!(spec = strdup(sd->spec)) || !open_nla(sd, spec, dir, i)) {
             rmdir(dir);
             return 1;
         }

@@ -17,7 +17,10 @@
  * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
  * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that
- * was idle takes a while to come back to speed).
+ * was idle takes a while to come back to speed).  The matrix starts on a
+ * 4 KiB page; x and y at XOFF and YOFF bytes (default 0, multiples of the
+ * element size) past the start of pages of their own, to study how their
+ * placement against each other and the matrix matters.
  *
  * Every library's y is compared with the first's.  Then REPS rounds take
  * one sample of each library in turn, each at least 20 ms of calls, so
@@ -268,6 +271,16 @@ static int open_nla(struct side *sd, char *spec, const char *dir, int idx)
     return 1;
 }
 
+/* room for `bytes` bytes, starting `off` bytes past a page boundary
+   (never freed) */
+static void *page_offset(size_t bytes, int64_t off)
+{
+    size_t pad = ((size_t)off + 4095) / 4096 * 4096;
+    char *p = aligned_alloc(4096, (bytes + pad + 4095) / 4096 * 4096);
+
+    return p ? p + off : NULL;
+}
+
 static int64_t env_int(const char *name, int64_t def)
 {
     const char *v = getenv(name);
@@ -279,6 +292,7 @@ int main(int argc, char **argv)
     struct side *sides;
     int nsides, reps, first = -1;
     double settle;
+    int64_t xoff, yoff;
     char dir[] = "/tmp/nla-ab.XXXXXX";
     void *ref;
 
@@ -286,7 +300,7 @@ int main(int argc, char **argv)
                      strcmp(argv[1], "spmv"))) {
         fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv d|s N|T|U|L THREADS REPS "
                         "LIB[@PROFILE][%%VAR=VALUE...]|ref|read...\n"
-                        "  environment: N, KL (gbmv), SETTLE (ms)\n");
+                        "  environment: N, KL (gbmv), SETTLE (ms), XOFF, YOFF (bytes)\n");
         return 2;
     }
     P.op = argv[1];
@@ -303,8 +317,14 @@ int main(int argc, char **argv)
     P.kl = env_int("KL", 16);
     P.n = env_int("N", strcmp(P.op, "gbmv") ? 8000 : 1 << 20);
     settle = (double)env_int("SETTLE", P.threads > 1 ? 150 : 0);
+    xoff = env_int("XOFF", 0);
+    yoff = env_int("YOFF", 0);
     if (P.n < 1 || P.kl < 0 || P.kl >= P.n) {
         fprintf(stderr, "nla-ab: need N >= 1 and 0 <= KL < N\n");
+        return 2;
+    }
+    if (xoff < 0 || yoff < 0 || xoff % (int64_t)P.esz || yoff % (int64_t)P.esz) {
+        fprintf(stderr, "nla-ab: XOFF and YOFF are multiples of %zu bytes, at least 0\n", P.esz);
         return 2;
     }
     if (!strcmp(P.op, "gbmv"))
@@ -314,9 +334,9 @@ int main(int argc, char **argv)
     else
         P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
 
-    P.a = aligned_alloc(64, (P.abytes + 63) / 64 * 64);
-    P.x = malloc((size_t)P.n * P.esz);
-    P.y = malloc((size_t)P.n * P.esz);
+    P.a = aligned_alloc(4096, (P.abytes + 4095) / 4096 * 4096);
+    P.x = page_offset((size_t)P.n * P.esz, xoff);
+    P.y = page_offset((size_t)P.n * P.esz, yoff);
     P.y0 = malloc((size_t)P.n * P.esz);
     ref = malloc((size_t)P.n * P.esz);
     sides = calloc((size_t)nsides, sizeof *sides);

@@ -243,13 +243,13 @@ static int open_nla(struct side *sd, char *spec, const char *dir, int idx)
         fprintf(stderr, "nla-ab: %s lacks %s or the context functions\n", spec, fname);
         return 0;
     }
-    while (settings && nnames < 16) {
+    while (settings) {
         char *next = strchr(settings, '%'), *eq;
         if (next)
             *next++ = '\0';
         eq = strchr(settings, '=');
-        if (!eq) {
-            fprintf(stderr, "nla-ab: %s: a setting is VAR=VALUE\n", settings);
+        if (!eq || nnames == 16) {
+            fprintf(stderr, "nla-ab: %s: at most 16 settings, each VAR=VALUE\n", settings);
             return 0;
         }
         *eq = '\0';
@@ -334,7 +334,7 @@ int main(int argc, char **argv)
     else
         P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
 
-    P.a = aligned_alloc(4096, (P.abytes + 4095) / 4096 * 4096);
+    P.a = page_offset(P.abytes, 0);
     P.x = page_offset((size_t)P.n * P.esz, xoff);
     P.y = page_offset((size_t)P.n * P.esz, yoff);
     P.y0 = malloc((size_t)P.n * P.esz);

@@ -60,8 +60,9 @@ void nla_bench_usage(FILE *f)
           "                  (--quick: n=2^18, kl=ku=1,16)\n"
           "            spmv  n=1000,4000,8000, upper and lower (--quick: 2000)\n"
           "            (gemv, gbmv and spmv rows also give their fraction of the\n"
-          "            STREAM triad and of a read, plain or prefetched, both\n"
-          "            measured in the same run and thread count)\n"
+          "            STREAM triad and of a read, plain, prefetched or as four\n"
+          "            runs in step, both measured in the same run and thread\n"
+          "            count)\n"
           "            fft   c2c and r2c n=2^6..2^22, c2c n=1000,1009,4093,10^5\n"
           "                  vs FFTW MEASURE; c2c 2^6..2^22 vs GSL radix-2\n"
           "                  (--quick: c2c 2^6,2^10,2^14,2^16, r2c 2^10,2^16,\n"
@@ -462,13 +463,13 @@ static void measure_stream(struct bench_config *cfg, const struct bench_case *ca
     for (int i = 0; i < ncases; i++)
         if (row_is_l2(cases[i].op)) {
             const char *s = cfg->threads == 1 ? "" : "s";
-            double plain, pf;
+            double plain, pf, runs;
             cfg->stream_gbs = bench_stream_triad(cfg->threads, cfg->quick);
-            cfg->read_gbs = bench_stream_read(cfg->threads, cfg->quick, &plain, &pf);
+            cfg->read_gbs = bench_stream_read(cfg->threads, cfg->quick, &plain, &pf, &runs);
             if (!cfg->json)
                 printf("stream triad, %d thread%s: %.2f GB/s; read: %.2f GB/s (plain %.2f, "
-                       "prefetched %.2f; best of %d each)\n",
-                       cfg->threads, s, cfg->stream_gbs, cfg->read_gbs, plain, pf,
+                       "prefetched %.2f, four runs %.2f; best of %d each)\n",
+                       cfg->threads, s, cfg->stream_gbs, cfg->read_gbs, plain, pf, runs,
                        cfg->quick ? 5 : 10);
             return;
         }

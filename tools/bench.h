@@ -90,8 +90,8 @@ struct bench_config {
     int threads;               /* effective, on both sides (of the rows now run) */
     const char *threads_list;  /* "1,2" when several counts are run, else NULL */
     double stream_gbs;         /* STREAM triad GB/s at `threads`, 0: not measured */
-    double read_gbs;           /* read GB/s at `threads` (the better of plain and
-                                  prefetched), 0: not measured */
+    double read_gbs;           /* read GB/s at `threads` (the best of plain,
+                                  prefetched and four runs), 0: not measured */
     int quick, json;
     int samples;               /* per side */
     double min_sample_s;       /* each timed batch lasts at least this */
@@ -153,10 +153,12 @@ int bench_cuda_main(const struct bench_cuda_opts *o);
    of the repetitions) on `threads` OpenMP threads; 0 if out of memory. */
 double bench_stream_triad(int threads, int quick);
 /* The same for a read (the sum of one array as large as the triad's three,
-   8 bytes per element), timed plain and with software prefetch: the better
-   of the two (returned; each in *plain, *prefetched) is the read ceiling
-   of the level-2 rows. */
-double bench_stream_read(int threads, int quick, double *plain, double *prefetched);
+   8 bytes per element), timed plain, with software prefetch, and as four
+   runs a quarter of each thread's share apart, read a line of each in
+   turn: the best of the three (returned; each in *plain, *prefetched,
+   *runs) is the read ceiling of the level-2 rows. */
+double bench_stream_read(int threads, int quick, double *plain, double *prefetched,
+                         double *runs);
 
 /* bench_report.c */
 void bench_report_header(FILE *f, const struct bench_config *cfg);

@@ -13,7 +13,9 @@
  *        settings in the environment (libnla reads them once), then they
  *        are removed;
  *   ref   the CBLAS reference this was configured with (cblas_?OP);
- *   read  a plain sum over the matrix's bytes, the read ceiling.
+ *   read  a plain sum over the matrix's bytes, the read ceiling;
+ *   read4 the same sum over four runs, the quarters of each thread's
+ *         share, a line of each in turn (the four-stream kernels' pattern).
  * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
  * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that
@@ -38,6 +40,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include <cblas.h>
 #include "nla.h"
 
@@ -60,7 +65,7 @@ typedef nla_status (*sspmv_fn)(nla_context *, nla_uplo, int64_t, float, const fl
 typedef nla_status (*create_fn)(nla_context **, nla_backend);
 typedef nla_status (*threads_fn)(nla_context *, int);
 
-enum kind { LIB_NLA, LIB_REF, LIB_READ };
+enum kind { LIB_NLA, LIB_REF, LIB_READ, LIB_READ4 };
 
 struct side {
     const char *spec;
@@ -100,6 +105,37 @@ static void read_matrix(void)
     for (size_t i = 0; i < k; i++) {
         const double *p = a + 8 * i;
         s += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+    }
+    sink = s;
+}
+
+/* read_matrix over four runs: each thread's share of lines cut in four,
+   line i of each quarter in turn */
+static void read_runs(void)
+{
+    const double *a = P.a;
+    size_t k = P.abytes / sizeof(double) / 8;
+    double s = 0;
+
+#pragma omp parallel num_threads(P.threads) reduction(+ : s)
+    {
+#ifdef _OPENMP
+        size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
+#else
+        size_t nt = 1, id = 0;
+#endif
+        size_t lo = k * id / nt, hi = k * (id + 1) / nt, q = (hi - lo) / 4;
+        double t[4] = { 0, 0, 0, 0 };
+        for (size_t i = lo; i < lo + q; i++)
+            for (int r = 0; r < 4; r++) {
+                const double *p = a + 8 * (i + (size_t)r * q);
+                t[r] += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+            }
+        for (size_t i = lo + 4 * q; i < hi; i++) {
+            const double *p = a + 8 * i;
+            t[0] += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+        }
+        s += (t[0] + t[1]) + (t[2] + t[3]);
     }
     sink = s;
 }
@@ -157,6 +193,8 @@ static void call(const struct side *sd)
 {
     if (sd->kind == LIB_READ)
         read_matrix();
+    else if (sd->kind == LIB_READ4)
+        read_runs();
     else if (sd->kind == LIB_REF)
         call_ref();
     else
@@ -299,7 +337,7 @@ int main(int argc, char **argv)
     if (argc < 7 || (strcmp(argv[1], "gbmv") && strcmp(argv[1], "gemv") &&
                      strcmp(argv[1], "spmv"))) {
         fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv d|s N|T|U|L THREADS REPS "
-                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|read...\n"
+                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|read4...\n"
                         "  environment: N, KL (gbmv), SETTLE (ms), XOFF, YOFF (bytes)\n");
         return 2;
     }
@@ -372,6 +410,8 @@ int main(int argc, char **argv)
             return 1;
         if (!strcmp(sd->spec, "read"))
             sd->kind = LIB_READ;
+        else if (!strcmp(sd->spec, "read4"))
+            sd->kind = LIB_READ4;
         else if (!strcmp(sd->spec, "ref"))
             sd->kind = LIB_REF;
         else if (!(spec = strdup(sd->spec)) || !open_nla(sd, spec, dir, i)) {
@@ -384,7 +424,7 @@ int main(int argc, char **argv)
     /* every y against the first library's */
     for (int i = 0; i < nsides; i++) {
         double diff = 0, big = 0;
-        if (sides[i].kind == LIB_READ)
+        if (sides[i].kind == LIB_READ || sides[i].kind == LIB_READ4)
             continue;
         memcpy(P.y, P.y0, (size_t)P.n * P.esz);
         call(&sides[i]);

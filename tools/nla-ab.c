@@ -19,10 +19,10 @@
  * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
  * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that
- * was idle takes a while to come back to speed).  The matrix starts on a
- * 4 KiB page; x and y at XOFF and YOFF bytes (default 0, multiples of the
- * element size) past the start of pages of their own, to study how their
- * placement against each other and the matrix matters.
+ * was idle takes a while to come back to speed).  The matrix, x and y
+ * start AOFF, XOFF and YOFF bytes (default 0, multiples of the element
+ * size) past the start of pages of their own, to study how their
+ * placement against each other matters.
  *
  * Every library's y is compared with the first's.  Then REPS rounds take
  * one sample of each library in turn, each at least 20 ms of calls, so
@@ -330,7 +330,7 @@ int main(int argc, char **argv)
     struct side *sides;
     int nsides, reps, first = -1;
     double settle;
-    int64_t xoff, yoff;
+    int64_t aoff, xoff, yoff;
     char dir[] = "/tmp/nla-ab.XXXXXX";
     void *ref;
 
@@ -338,7 +338,7 @@ int main(int argc, char **argv)
                      strcmp(argv[1], "spmv"))) {
         fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv d|s N|T|U|L THREADS REPS "
                         "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|read4...\n"
-                        "  environment: N, KL (gbmv), SETTLE (ms), XOFF, YOFF (bytes)\n");
+                        "  environment: N, KL (gbmv), SETTLE (ms), AOFF, XOFF, YOFF (bytes)\n");
         return 2;
     }
     P.op = argv[1];
@@ -355,14 +355,17 @@ int main(int argc, char **argv)
     P.kl = env_int("KL", 16);
     P.n = env_int("N", strcmp(P.op, "gbmv") ? 8000 : 1 << 20);
     settle = (double)env_int("SETTLE", P.threads > 1 ? 150 : 0);
+    aoff = env_int("AOFF", 0);
     xoff = env_int("XOFF", 0);
     yoff = env_int("YOFF", 0);
     if (P.n < 1 || P.kl < 0 || P.kl >= P.n) {
         fprintf(stderr, "nla-ab: need N >= 1 and 0 <= KL < N\n");
         return 2;
     }
-    if (xoff < 0 || yoff < 0 || xoff % (int64_t)P.esz || yoff % (int64_t)P.esz) {
-        fprintf(stderr, "nla-ab: XOFF and YOFF are multiples of %zu bytes, at least 0\n", P.esz);
+    if (aoff < 0 || xoff < 0 || yoff < 0 || aoff % (int64_t)P.esz || xoff % (int64_t)P.esz ||
+        yoff % (int64_t)P.esz) {
+        fprintf(stderr, "nla-ab: AOFF, XOFF and YOFF are multiples of %zu bytes, at least 0\n",
+                P.esz);
         return 2;
     }
     if (!strcmp(P.op, "gbmv"))
@@ -372,7 +375,7 @@ int main(int argc, char **argv)
     else
         P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
 
-    P.a = page_offset(P.abytes, 0);
+    P.a = page_offset(P.abytes, aoff);
     P.x = page_offset((size_t)P.n * P.esz, xoff);
     P.y = page_offset((size_t)P.n * P.esz, yoff);
     P.y0 = malloc((size_t)P.n * P.esz);

@@ -94,18 +94,23 @@ static double now(void)
 
 static volatile double sink;
 
+/* the sum of line i of the matrix (8 doubles), in a tree, so that the
+   adds do not bound the loads */
+static inline double line_sum(const double *a, size_t i)
+{
+    const double *p = a + 8 * i;
+    return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
+}
+
 static void read_matrix(void)
 {
     const double *a = P.a;
     size_t k = P.abytes / sizeof(double) / 8;
     double s = 0;
 
-    /* eight sums, so that the adds do not bound the loads */
 #pragma omp parallel for reduction(+ : s) num_threads(P.threads)
-    for (size_t i = 0; i < k; i++) {
-        const double *p = a + 8 * i;
-        s += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-    }
+    for (size_t i = 0; i < k; i++)
+        s += line_sum(a, i);
     sink = s;
 }
 
@@ -127,14 +132,10 @@ static void read_runs(void)
         size_t lo = k * id / nt, hi = k * (id + 1) / nt, q = (hi - lo) / 4;
         double t[4] = { 0, 0, 0, 0 };
         for (size_t i = lo; i < lo + q; i++)
-            for (int r = 0; r < 4; r++) {
-                const double *p = a + 8 * (i + (size_t)r * q);
-                t[r] += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-            }
-        for (size_t i = lo + 4 * q; i < hi; i++) {
-            const double *p = a + 8 * i;
-            t[0] += ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-        }
+            for (int r = 0; r < 4; r++)
+                t[r] += line_sum(a, i + (size_t)r * q);
+        for (size_t i = lo + 4 * q; i < hi; i++)
+            t[0] += line_sum(a, i);
         s += (t[0] + t[1]) + (t[2] + t[3]);
     }
     sink = s;

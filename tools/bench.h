@@ -159,6 +159,11 @@ double bench_stream_triad(int threads, int quick);
    *runs) is the read ceiling of the level-2 rows. */
 double bench_stream_read(int threads, int quick, double *plain, double *prefetched,
                          double *runs);
+/* One untimed pass of one kind of that read over a[0, n) on `threads`
+   threads, each its static share; returns the sum (for a sink).  Also the
+   read and read4 sides of tools/nla-ab. */
+enum bench_read_kind { BENCH_READ_PLAIN, BENCH_READ_PREFETCHED, BENCH_READ_RUNS };
+double bench_read_pass(const double *a, size_t n, int threads, enum bench_read_kind kind);
 
 /* bench_report.c */
 void bench_report_header(FILE *f, const struct bench_config *cfg);

@@ -67,38 +67,51 @@ double bench_stream_triad(int threads, int quick)
     return best;
 }
 
-/* Four independent sums of eight lanes each, compiled for AVX-512, AVX2
-   and the baseline and picked at load time (the widest loads the CPU
-   has, as the kernels use): the memory, not the adder latency or the load
-   width, sets the pace. */
-typedef double bench_v8d __attribute__((vector_size(64)));
-typedef double bench_v8du __attribute__((vector_size(64), aligned(8), may_alias));
+/* Four independent sums of four lanes, each taking two 32-byte loads a
+   line, compiled for AVX-512, AVX2 and the baseline and picked at load
+   time: the memory, not the adder latency or the load width, sets the
+   pace.  (A 64-byte vector type was lowered through the stack on the AVX2
+   clone, its sums stored and reloaded every line, and those stores set
+   the pace: on a Zen 3 VM, nla bench --quick, best of 5, one thread read
+   6.3-6.5 GB/s plain and 11.2-11.8 as four runs with it, 8.7-10.0 and
+   14.0-16.4 without; two threads 12.2-12.3 and 16.7-18.3 against
+   14.9-18.8 and 19.0-27.8.  The baseline clone, SSE2, still splits the
+   32-byte type through the stack; x86 machines without AVX2 are not
+   among the ones benchmarked.) */
+typedef double bench_v4d __attribute__((vector_size(32)));
+typedef double bench_v4du __attribute__((vector_size(32), aligned(8), may_alias));
 #define BENCH_READ_PF 512 /* how far the prefetching read looks ahead: 4 KiB */
-#define BENCH_READ_RUNS 4
 static volatile double bench_stream_sink;
+
+/* the line of 8 doubles at p, as the sum of its two halves */
+#define BENCH_LINE(p)                                                          \
+    (((const bench_v4du *)(const void *)(p))[0] + ((const bench_v4du *)(const void *)(p))[1])
+
+static inline double bench_hsum(bench_v4d s0, bench_v4d s1, bench_v4d s2, bench_v4d s3)
+{
+    s0 += s1 + s2 + s3;
+    return (s0[0] + s0[1]) + (s0[2] + s0[3]);
+}
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 static double sum_block(const double *p, size_t n, int prefetch)
 {
-    bench_v8d s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
-    double t = 0;
+    bench_v4d s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+    double t;
     size_t i = 0;
 
     for (; i + 32 <= n; i += 32) {
-        const bench_v8du *v = (const bench_v8du *)(const void *)(p + i);
         if (prefetch) /* the four lines 4 KiB ahead (past the end: harmless) */
             for (int k = 0; k < 32; k += 8)
                 __builtin_prefetch(p + i + BENCH_READ_PF + k);
-        s0 += v[0];
-        s1 += v[1];
-        s2 += v[2];
-        s3 += v[3];
+        s0 += BENCH_LINE(p + i);
+        s1 += BENCH_LINE(p + i + 8);
+        s2 += BENCH_LINE(p + i + 16);
+        s3 += BENCH_LINE(p + i + 24);
     }
-    s0 += s1 + s2 + s3;
-    for (int k = 0; k < 8; k++)
-        t += s0[k];
+    t = bench_hsum(s0, s1, s2, s3);
     for (; i < n; i++)
         t += p[i];
     return t;
@@ -106,29 +119,42 @@ static double sum_block(const double *p, size_t n, int prefetch)
 
 /* The same sum over four runs, the quarters of [p, p+n), a line of each
    in turn: the pattern of the level-2 kernels that read the band as four
-   streams (src/blas/level2.c, the zen3 profile), which made them look
-   faster than the memory against the other two.  On a Zen 3 VM (2 vCPUs,
-   nla bench gbmv --quick, best of 5): one thread read 8.2 GB/s plain,
-   9.8 prefetched and 12.4 as four runs; two threads 11.7, 15.6 and 17.5. */
+   streams (src/blas/level2.c, the zen3 profile). */
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 static double sum_runs(const double *p, size_t n)
 {
-    bench_v8d s[BENCH_READ_RUNS] = { { 0 } };
-    size_t q = n / BENCH_READ_RUNS / 8 * 8; /* a whole number of lines */
-    double t = 0;
+    bench_v4d s0 = { 0 }, s1 = { 0 }, s2 = { 0 }, s3 = { 0 };
+    size_t q = n / 4 / 8 * 8; /* a whole number of lines */
+    const double *p1 = p + q, *p2 = p1 + q, *p3 = p2 + q;
+    double t;
 
-    for (size_t i = 0; i < q; i += 8)
-        for (int k = 0; k < BENCH_READ_RUNS; k++)
-            s[k] += *(const bench_v8du *)(const void *)(p + (size_t)k * q + i);
-    for (int k = 1; k < BENCH_READ_RUNS; k++)
-        s[0] += s[k];
-    for (int k = 0; k < 8; k++)
-        t += s[0][k];
-    for (size_t i = BENCH_READ_RUNS * q; i < n; i++)
+    for (size_t i = 0; i < q; i += 8) {
+        s0 += BENCH_LINE(p + i);
+        s1 += BENCH_LINE(p1 + i);
+        s2 += BENCH_LINE(p2 + i);
+        s3 += BENCH_LINE(p3 + i);
+    }
+    t = bench_hsum(s0, s1, s2, s3);
+    for (size_t i = 4 * q; i < n; i++)
         t += p[i];
     return t;
+}
+
+double bench_read_pass(const double *a, size_t n, int threads, enum bench_read_kind kind)
+{
+    double total = 0;
+
+#pragma omp parallel num_threads(threads > 1 ? threads : 1) reduction(+ : total)
+    {
+        int id = omp_get_thread_num(), nt = omp_get_num_threads();
+        size_t lo = n / 32 * (size_t)id / (size_t)nt * 32;
+        size_t hi = id == nt - 1 ? n : n / 32 * (size_t)(id + 1) / (size_t)nt * 32;
+        total += kind == BENCH_READ_RUNS ? sum_runs(a + lo, hi - lo)
+                                         : sum_block(a + lo, hi - lo, kind == BENCH_READ_PREFETCHED);
+    }
+    return total;
 }
 
 double bench_stream_read(int threads, int quick, double *plain, double *prefetched,
@@ -150,15 +176,7 @@ double bench_stream_read(int threads, int quick, double *plain, double *prefetch
     /* the three kinds alternate, so that all see the same machine */
     for (int r = 0; r <= reps; r++)
         for (int kind = 0; kind < 3; kind++) {
-            double t0 = now(), gbs, total = 0;
-#pragma omp parallel num_threads(threads) reduction(+ : total)
-            {
-                int id = omp_get_thread_num(), nt = omp_get_num_threads();
-                size_t lo = n / 32 * (size_t)id / (size_t)nt * 32;
-                size_t hi = id == nt - 1 ? n : n / 32 * (size_t)(id + 1) / (size_t)nt * 32;
-                total += kind == 2 ? sum_runs(a + lo, hi - lo)
-                                   : sum_block(a + lo, hi - lo, kind);
-            }
+            double t0 = now(), gbs, total = bench_read_pass(a, n, threads, kind);
             gbs = 8.0 * (double)n / (now() - t0) * 1e-9;
             sink += total;
             if (r > 0 && gbs > best[kind])

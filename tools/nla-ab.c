@@ -13,9 +13,11 @@
  *        settings in the environment (libnla reads them once), then they
  *        are removed;
  *   ref   the CBLAS reference this was configured with (cblas_?OP);
- *   read  a plain sum over the matrix's bytes, the read ceiling;
- *   read4 the same sum over four runs, the quarters of each thread's
- *         share, a line of each in turn (the four-stream kernels' pattern).
+ *   read  nla bench's plain read over the matrix's bytes, the ceiling of
+ *         the one-stream kernels;
+ *   read4 its four-run read (tools/bench_stream.c): each thread's share
+ *         in quarters, a line of each in turn, the four-stream kernels'
+ *         ceiling.
  * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
  * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that
@@ -40,11 +42,9 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#ifdef _OPENMP
-#include <omp.h>
-#endif
 #include <cblas.h>
 #include "nla.h"
+#include "bench.h"
 
 typedef nla_status (*dgbmv_fn)(nla_context *, nla_trans, int64_t, int64_t, int64_t, int64_t,
                                double, const double *, int64_t, const double *, int64_t,
@@ -94,51 +94,10 @@ static double now(void)
 
 static volatile double sink;
 
-/* the sum of line i of the matrix (8 doubles), in a tree, so that the
-   adds do not bound the loads */
-static inline double line_sum(const double *a, size_t i)
+/* the bench's reads (tools/bench_stream.c) over the matrix's bytes */
+static void read_matrix(enum bench_read_kind kind)
 {
-    const double *p = a + 8 * i;
-    return ((p[0] + p[1]) + (p[2] + p[3])) + ((p[4] + p[5]) + (p[6] + p[7]));
-}
-
-static void read_matrix(void)
-{
-    const double *a = P.a;
-    size_t k = P.abytes / sizeof(double) / 8;
-    double s = 0;
-
-#pragma omp parallel for reduction(+ : s) num_threads(P.threads)
-    for (size_t i = 0; i < k; i++)
-        s += line_sum(a, i);
-    sink = s;
-}
-
-/* read_matrix over four runs: each thread's share of lines cut in four,
-   line i of each quarter in turn */
-static void read_runs(void)
-{
-    const double *a = P.a;
-    size_t k = P.abytes / sizeof(double) / 8;
-    double s = 0;
-
-#pragma omp parallel num_threads(P.threads) reduction(+ : s)
-    {
-#ifdef _OPENMP
-        size_t nt = (size_t)omp_get_num_threads(), id = (size_t)omp_get_thread_num();
-#else
-        size_t nt = 1, id = 0;
-#endif
-        size_t lo = k * id / nt, hi = k * (id + 1) / nt, q = (hi - lo) / 4;
-        double t[4] = { 0, 0, 0, 0 };
-        for (size_t i = lo; i < lo + q; i++)
-            for (int r = 0; r < 4; r++)
-                t[r] += line_sum(a, i + (size_t)r * q);
-        for (size_t i = lo + 4 * q; i < hi; i++)
-            t[0] += line_sum(a, i);
-        s += (t[0] + t[1]) + (t[2] + t[3]);
-    }
-    sink = s;
+    sink = bench_read_pass(P.a, P.abytes / sizeof(double), P.threads, kind);
 }
 
 static void call_nla(const struct side *sd)
@@ -193,9 +152,9 @@ static void call_ref(void)
 static void call(const struct side *sd)
 {
     if (sd->kind == LIB_READ)
-        read_matrix();
+        read_matrix(BENCH_READ_PLAIN);
     else if (sd->kind == LIB_READ4)
-        read_runs();
+        read_matrix(BENCH_READ_RUNS);
     else if (sd->kind == LIB_REF)
         call_ref();
     else

@@ -87,11 +87,11 @@ static volatile double bench_stream_sink;
 #define BENCH_LINE(p)                                                          \
     (((const bench_v4du *)(const void *)(p))[0] + ((const bench_v4du *)(const void *)(p))[1])
 
-static inline double bench_hsum(bench_v4d s0, bench_v4d s1, bench_v4d s2, bench_v4d s3)
-{
-    s0 += s1 + s2 + s3;
-    return (s0[0] + s0[1]) + (s0[2] + s0[3]);
-}
+/* the sum of the lanes of four sums, s0 overwritten (a macro: a function
+   taking vectors would have the baseline's calling convention inside the
+   wider clones) */
+#define BENCH_HSUM(s0, s1, s2, s3)                                             \
+    ((s0) += (s1) + (s2) + (s3), ((s0)[0] + (s0)[1]) + ((s0)[2] + (s0)[3]))
 
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -111,7 +111,7 @@ static double sum_block(const double *p, size_t n, int prefetch)
         s2 += BENCH_LINE(p + i + 16);
         s3 += BENCH_LINE(p + i + 24);
     }
-    t = bench_hsum(s0, s1, s2, s3);
+    t = BENCH_HSUM(s0, s1, s2, s3);
     for (; i < n; i++)
         t += p[i];
     return t;
@@ -136,7 +136,7 @@ static double sum_runs(const double *p, size_t n)
         s2 += BENCH_LINE(p2 + i);
         s3 += BENCH_LINE(p3 + i);
     }
-    t = bench_hsum(s0, s1, s2, s3);
+    t = BENCH_HSUM(s0, s1, s2, s3);
     for (size_t i = 4 * q; i < n; i++)
         t += p[i];
     return t;

@@ -92,6 +92,7 @@ struct bench_config {
     double stream_gbs;         /* STREAM triad GB/s at `threads`, 0: not measured */
     double read_gbs;           /* read GB/s at `threads` (the best of plain,
                                   prefetched and four runs), 0: not measured */
+    double read_kinds[3];      /* those three reads, in that order */
     int quick, json;
     int samples;               /* per side */
     double min_sample_s;       /* each timed batch lasts at least this */
@@ -122,6 +123,7 @@ struct bench_result {
     double stream_gbs;         /* STREAM triad GB/s at this row's threads (GB/s
                                   rows), 0: not measured */
     double read_gbs;           /* read GB/s, likewise */
+    double read_kinds[3];      /* its plain, prefetched and four-run reads */
     long reps_nla, reps_ref;   /* calls per sample */
     char error[256];           /* a call failed: what it said */
 };

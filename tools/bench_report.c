@@ -234,6 +234,13 @@ static void json_row(FILE *f, const struct bench_result *r)
         fputs("null", f);
     json_ceiling(f, r, r->stream_gbs, "stream_triad", "stream_fraction");
     json_ceiling(f, r, r->read_gbs, "stream_read", "read_fraction");
+    if (r->read_gbs > 0) {
+        static const char *const kind[3] = { "plain", "prefetched", "runs" };
+        for (int k = 0; k < 3; k++) {
+            fprintf(f, ", \"stream_read_%s\": ", kind[k]);
+            json_num(f, r->read_kinds[k]);
+        }
+    }
     fprintf(f, ", \"reps_nla\": %ld, \"reps_ref\": %ld,\n     \"check\": \"%s\", "
             "\"max_rel_err\": ", r->reps_nla, r->reps_ref,
             !r->error[0] && r->check_ok ? "ok" : "FAIL");

@@ -306,6 +306,7 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
     if (strcmp(c->op->unit, "GB/s") == 0) {
         r->stream_gbs = cfg->stream_gbs;
         r->read_gbs = cfg->read_gbs;
+        memcpy(r->read_kinds, cfg->read_kinds, sizeof r->read_kinds);
     }
     c->op->shape(c, r->shape, sizeof r->shape);
     r->ran_on = nla_backend_name(nla_context_backend(ctx));

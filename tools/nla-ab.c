@@ -72,6 +72,8 @@ struct side {
     enum kind kind;
     void *handle;
     nla_context *ctx;
+    void (*destroy)(nla_context *); /* this copy's nla_context_destroy */
+    char *spec_buf;                 /* the split copy of spec */
     void *fn; /* nla_?OP of this copy */
     double *gbs;
 };
@@ -237,7 +239,8 @@ static int open_nla(struct side *sd, char *spec, const char *dir, int idx)
     sd->fn = dlsym(sd->handle, fname);
     *(void **)&create = dlsym(sd->handle, "nla_context_create");
     *(void **)&set_threads = dlsym(sd->handle, "nla_context_set_threads");
-    if (!sd->fn || !create || !set_threads) {
+    *(void **)&sd->destroy = dlsym(sd->handle, "nla_context_destroy");
+    if (!sd->fn || !create || !set_threads || !sd->destroy) {
         fprintf(stderr, "nla-ab: %s lacks %s or the context functions\n", spec, fname);
         return 0;
     }
@@ -269,13 +272,14 @@ static int open_nla(struct side *sd, char *spec, const char *dir, int idx)
     return 1;
 }
 
-/* room for `bytes` bytes, starting `off` bytes past a page boundary
-   (never freed) */
-static void *page_offset(size_t bytes, int64_t off)
+/* room for `bytes` bytes, starting `off` bytes past a page boundary;
+   *base is what to free */
+static void *page_offset(size_t bytes, int64_t off, void **base)
 {
     size_t pad = ((size_t)off + 4095) / 4096 * 4096;
     char *p = aligned_alloc(4096, (bytes + pad + 4095) / 4096 * 4096);
 
+    *base = p;
     return p ? p + off : NULL;
 }
 
@@ -292,7 +296,7 @@ int main(int argc, char **argv)
     double settle;
     int64_t aoff, xoff, yoff;
     char dir[] = "/tmp/nla-ab.XXXXXX";
-    void *ref;
+    void *ref, *bases[3];
 
     if (argc < 7 || (strcmp(argv[1], "gbmv") && strcmp(argv[1], "gemv") &&
                      strcmp(argv[1], "spmv"))) {
@@ -335,9 +339,9 @@ int main(int argc, char **argv)
     else
         P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
 
-    P.a = page_offset(P.abytes, aoff);
-    P.x = page_offset((size_t)P.n * P.esz, xoff);
-    P.y = page_offset((size_t)P.n * P.esz, yoff);
+    P.a = page_offset(P.abytes, aoff, &bases[0]);
+    P.x = page_offset((size_t)P.n * P.esz, xoff, &bases[1]);
+    P.y = page_offset((size_t)P.n * P.esz, yoff, &bases[2]);
     P.y0 = malloc((size_t)P.n * P.esz);
     ref = malloc((size_t)P.n * P.esz);
     sides = calloc((size_t)nsides, sizeof *sides);
@@ -366,7 +370,6 @@ int main(int argc, char **argv)
 
     for (int i = 0; i < nsides; i++) {
         struct side *sd = &sides[i];
-        char *spec;
         sd->spec = argv[6 + i];
         sd->gbs = calloc((size_t)reps, sizeof *sd->gbs);
         if (!sd->gbs)
@@ -377,7 +380,8 @@ int main(int argc, char **argv)
             sd->kind = LIB_READ4;
         else if (!strcmp(sd->spec, "ref"))
             sd->kind = LIB_REF;
-        else if (!(spec = strdup(sd->spec)) || !open_nla(sd, spec, dir, i)) {
+        else if (!(sd->spec_buf = strdup(sd->spec)) ||
+                 !open_nla(sd, sd->spec_buf, dir, i)) {
             rmdir(dir);
             return 1;
         }
@@ -436,5 +440,17 @@ int main(int argc, char **argv)
                median(ratio, reps));
         free(ratio);
     }
+    /* (the libraries stay open: their worker threads may still exist) */
+    for (int i = 0; i < nsides; i++) {
+        if (sides[i].ctx)
+            sides[i].destroy(sides[i].ctx);
+        free(sides[i].spec_buf);
+        free(sides[i].gbs);
+    }
+    for (int k = 0; k < 3; k++)
+        free(bases[k]);
+    free(P.y0);
+    free(ref);
+    free(sides);
     return 0;
 }

@@ -464,9 +464,9 @@ static void measure_stream(struct bench_config *cfg, const struct bench_case *ca
     for (int i = 0; i < ncases; i++)
         if (row_is_l2(cases[i].op)) {
             const char *s = cfg->threads == 1 ? "" : "s";
-            double *k = cfg->read_kinds;
+            const double *k = cfg->read_kinds;
             cfg->stream_gbs = bench_stream_triad(cfg->threads, cfg->quick);
-            cfg->read_gbs = bench_stream_read(cfg->threads, cfg->quick, &k[0], &k[1], &k[2]);
+            cfg->read_gbs = bench_stream_read(cfg->threads, cfg->quick, cfg->read_kinds);
             if (!cfg->json)
                 printf("stream triad, %d thread%s: %.2f GB/s; read: %.2f GB/s (plain %.2f, "
                        "prefetched %.2f, four runs %.2f; best of %d each)\n",

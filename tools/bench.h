@@ -92,7 +92,7 @@ struct bench_config {
     double stream_gbs;         /* STREAM triad GB/s at `threads`, 0: not measured */
     double read_gbs;           /* read GB/s at `threads` (the best of plain,
                                   prefetched and four runs), 0: not measured */
-    double read_kinds[3];      /* those three reads, in that order */
+    double read_kinds[3];      /* those three reads (enum bench_read_kind) */
     int quick, json;
     int samples;               /* per side */
     double min_sample_s;       /* each timed batch lasts at least this */
@@ -157,14 +157,13 @@ double bench_stream_triad(int threads, int quick);
 /* The same for a read (the sum of one array as large as the triad's three,
    8 bytes per element), timed plain, with software prefetch, and as four
    runs a quarter of each thread's share apart, read a line of each in
-   turn: the best of the three (returned; each in *plain, *prefetched,
-   *runs) is the read ceiling of the level-2 rows. */
-double bench_stream_read(int threads, int quick, double *plain, double *prefetched,
-                         double *runs);
+   turn: the best of the three (returned; each in kinds[], in the order of
+   enum bench_read_kind) is the read ceiling of the level-2 rows. */
+enum bench_read_kind { BENCH_READ_PLAIN, BENCH_READ_PREFETCHED, BENCH_READ_RUNS };
+double bench_stream_read(int threads, int quick, double kinds[3]);
 /* One untimed pass of one kind of that read over a[0, n) on `threads`
    threads, each its static share; returns the sum (for a sink).  Also the
    read and read4 sides of tools/nla-ab. */
-enum bench_read_kind { BENCH_READ_PLAIN, BENCH_READ_PREFETCHED, BENCH_READ_RUNS };
 double bench_read_pass(const double *a, size_t n, int threads, enum bench_read_kind kind);
 
 /* bench_report.c */

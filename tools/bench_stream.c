@@ -157,15 +157,14 @@ double bench_read_pass(const double *a, size_t n, int threads, enum bench_read_k
     return total;
 }
 
-double bench_stream_read(int threads, int quick, double *plain, double *prefetched,
-                         double *runs)
+double bench_stream_read(int threads, int quick, double kinds[3])
 {
     size_t n = 3 * (quick ? STREAM_N / 2 : STREAM_N);   /* the triad's footprint */
     double *a = aligned_alloc(64, n * sizeof *a);
-    double best[3] = { 0, 0, 0 }, sink = 0, top = 0;
+    double *best = kinds, sink = 0, top = 0;
     int reps = quick ? 5 : 10;
 
-    *plain = *prefetched = *runs = 0;
+    best[0] = best[1] = best[2] = 0;
     if (!a)
         return 0;
     if (threads < 1)
@@ -176,7 +175,8 @@ double bench_stream_read(int threads, int quick, double *plain, double *prefetch
     /* the three kinds alternate, so that all see the same machine */
     for (int r = 0; r <= reps; r++)
         for (int kind = 0; kind < 3; kind++) {
-            double t0 = now(), gbs, total = bench_read_pass(a, n, threads, kind);
+            double t0 = now(), gbs;
+            double total = bench_read_pass(a, n, threads, (enum bench_read_kind)kind);
             gbs = 8.0 * (double)n / (now() - t0) * 1e-9;
             sink += total;
             if (r > 0 && gbs > best[kind])
@@ -184,9 +184,6 @@ double bench_stream_read(int threads, int quick, double *plain, double *prefetch
         }
     free(a);
     bench_stream_sink = sink; /* the sums are used: the loads stay */
-    *plain = best[0];
-    *prefetched = best[1];
-    *runs = best[2];
     for (int kind = 0; kind < 3; kind++)
         top = best[kind] > top ? best[kind] : top;
     return top;

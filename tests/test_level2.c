@@ -13,7 +13,10 @@
  *     same thread count are bitwise identical (gemv and gbmv: also across
  *     thread counts).
  *
- * Every test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
+ * Calls made from inside a parallel region of the test's own (OpenMP
+ * builds) must give the results of the same calls made outside it.
+ *
+ * Every other test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
  * avx512, set by the test's .init before the library first looks at it;
  * the gbmv tests and the gemv threads tests of the AVX2 and AVX-512 tables
  * also once per tuning profile, NLA_CPU_TUNE=zen5, xeon and zen3;
@@ -33,6 +36,9 @@
 #include <string.h>
 #include <cblas.h>
 #include <criterion/criterion.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "nla.h"
 #include "refs.h"
 
@@ -183,6 +189,19 @@ L2_TUNE_TESTS(avx512, zen5)
 L2_TUNE_TESTS(avx512, xeon)
 L2_TUNE_TESTS(avx2, zen3)
 L2_TUNE_TESTS(avx512, zen3)
+
+#ifdef _OPENMP
+/* the threads tests' threshold, so that two-thread contexts split */
+static void thread_min(void) { setenv("NLA_L2_THREAD_MIN", "4096", 1); }
+Test(openmp, d_inside_callers_region, .init = thread_min, .timeout = 300)
+{
+    inside_region_d();
+}
+Test(openmp, s_inside_callers_region, .init = thread_min, .timeout = 300)
+{
+    inside_region_s();
+}
+#endif
 
 #else /* ------------------------------------------------- per precision */
 
@@ -835,5 +854,119 @@ static void X(spmv_threads)(void)
         X(threads_case)(X(run_spmv), &c);
     }
 }
+
+
+#ifdef _OPENMP
+/* ---------------------------------------- inside the caller's region */
+
+static nla_status X(call)(nla_context *ctx, const X(l2case) *c, const TT *a, const TT *x,
+                          TT *y)
+{
+    nla_trans tr = c->trans ? NLA_TRANS : NLA_NO_TRANS;
+
+    if (c->routine[1] == 'e')
+        return NLA(gemv)(ctx, tr, c->m, c->n, (TT)c->alpha, a, c->m, x, 1, (TT)c->beta, y,
+                         1);
+    if (c->routine[1] == 'b')
+        return NLA(gbmv)(ctx, tr, c->m, c->n, c->kl, c->ku, (TT)c->alpha, a,
+                         c->kl + c->ku + 1, x, 1, (TT)c->beta, y, 1);
+    return NLA(spmv)(ctx, c->uplo == 'U' ? NLA_UPPER : NLA_LOWER, c->n, (TT)c->alpha, a, x,
+                     1, (TT)c->beta, y, 1);
+}
+
+/*
+ * Calls made from inside a parallel region of the caller's, four threads:
+ * thread t makes t + 1 calls of each routine, on a context and a y of its
+ * own, with a context of one thread (the library runs the call inline) and
+ * of two (its region nests: one thread, unless the caller enabled nested
+ * parallelism).  An OpenMP barrier of the library's that bound to the
+ * caller's region would hang here, since the threads make different
+ * numbers of calls; team numbers taken from the caller's region would
+ * give each thread a part of y only.  Every y must equal the same call
+ * made outside the region: bitwise for gemv and gbmv, whose bits do not
+ * depend on the thread count, and within the threads tests' bound for
+ * spmv, whose do.
+ */
+#define INSIDE_THREADS 4
+static void X(inside_region)(void)
+{
+    static const X(l2case) cases[] = {
+        { .routine = "gemv", .trans = 0, .m = 300, .n = 200 },
+        { .routine = "gemv", .trans = 1, .m = 1500, .n = 1400 },
+        { .routine = "gbmv", .trans = 0, .m = 3000, .n = 2900, .kl = 9, .ku = 5 },
+        { .routine = "gbmv", .trans = 1, .m = 9000, .n = 9001, .kl = 16, .ku = 16 },
+        { .routine = "spmv", .uplo = 'U', .m = 150, .n = 150 },
+        { .routine = "spmv", .uplo = 'L', .m = 1100, .n = 1100 },
+    };
+
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        for (int nt = 1; nt <= 2; nt++) {
+            X(l2case) c = cases[k];
+            int spmv = c.routine[1] == 'p', gbmv = c.routine[1] == 'b';
+            int64_t lx = c.trans ? c.m : c.n, ly = c.trans ? c.n : c.m;
+            size_t na = spmv ? (size_t)(c.n * (c.n + 1) / 2)
+                             : (size_t)((gbmv ? c.kl + c.ku + 1 : c.m) * c.n);
+            TT *a = malloc(na * sizeof(TT)), *x = malloc((size_t)lx * sizeof(TT));
+            TT *y0 = malloc((size_t)ly * sizeof(TT)), *ysolo = malloc((size_t)ly * sizeof(TT));
+            TT *y[INSIDE_THREADS];
+            nla_status st[INSIDE_THREADS];
+            nla_context *ctx = ref_cpu_context();
+            /* spmv: an entry is a sum of n products of |values| < 1 */
+            double tol = 2 * 4.0 * (double)(c.n + 2) * T_EPS * (double)(c.n + 1);
+
+            c.alpha = 0.7;
+            c.beta = 0.3;
+            c.incx = c.incy = 1;
+            c.nt = nt;
+            cr_assert(a && x && y0 && ysolo);
+            T_FILL(a, na, 41 + (uint64_t)k);
+            T_FILL(x, (size_t)lx, 43);
+            T_FILL(y0, (size_t)ly, 47);
+            memcpy(ysolo, y0, (size_t)ly * sizeof(TT));
+            cr_assert(nla_context_set_threads(ctx, nt) == NLA_OK);
+            cr_assert(X(call)(ctx, &c, a, x, ysolo) == NLA_OK, "%s: %s", X(describe)(&c),
+                      nla_context_error(ctx));
+            nla_context_destroy(ctx);
+            for (int t = 0; t < INSIDE_THREADS; t++) {
+                y[t] = malloc((size_t)ly * sizeof(TT));
+                cr_assert(y[t]);
+                st[t] = NLA_EINVAL;
+            }
+#pragma omp parallel num_threads(INSIDE_THREADS)
+            {
+                int t = omp_get_thread_num();
+                nla_context *mine = NULL;
+                nla_status s = nla_context_create(&mine, NLA_BACKEND_CPU);
+                if (s == NLA_OK)
+                    s = nla_context_set_threads(mine, nt);
+                for (int r = 0; r <= t && s == NLA_OK; r++) {
+                    memcpy(y[t], y0, (size_t)ly * sizeof(TT));
+                    s = X(call)(mine, &c, a, x, y[t]);
+                }
+                st[t] = s;
+                nla_context_destroy(mine);
+            }
+            for (int t = 0; t < INSIDE_THREADS; t++) {
+                cr_assert(st[t] == NLA_OK, "%s: caller's thread %d: status %d",
+                          X(describe)(&c), t, (int)st[t]);
+                if (!spmv)
+                    cr_assert(memcmp(y[t], ysolo, (size_t)ly * sizeof(TT)) == 0,
+                              "%s: caller's thread %d gives other bits than a call "
+                              "outside its region", X(describe)(&c), t);
+                for (int64_t i = 0; spmv && i < ly; i++)
+                    cr_assert(fabs((double)y[t][i] - (double)ysolo[i]) <= tol,
+                              "%s: caller's thread %d: y[%lld] = %.17g, outside its "
+                              "region %.17g", X(describe)(&c), t, (long long)i,
+                              (double)y[t][i], (double)ysolo[i]);
+                free(y[t]);
+            }
+            free(a);
+            free(x);
+            free(y0);
+            free(ysolo);
+        }
+}
+#undef INSIDE_THREADS
+#endif /* _OPENMP */
 
 #endif

@@ -3,9 +3,8 @@
  * Included by level2.c with T (the element type) and P (d or s) defined.
  *
  * The drivers reduce every case to unit-stride vectors: a strided or
- * reversed x is copied (gemv NoTrans always copies x, scaled by alpha), a
- * strided y is gathered into a temporary, updated and scattered back.
- * Unit-stride x and y are used in place.  The kernels
+ * reversed x is copied, a strided y is gathered into a temporary,
+ * updated and scattered back.  Unit-stride x and y are used in place.  The kernels
  * (kernels/level2_kernels.h) then read the matrix once.
  *
  * Threads split the output, each owning its part of y (no atomics):
@@ -33,17 +32,14 @@ static inline int64_t LL(P, at)(int64_t len, int64_t inc, int64_t i)
     return inc > 0 ? i * inc : (len - 1 - i) * -inc;
 }
 
-/* dst[i] = s * x(i) */
-static void LL(P, gather)(int64_t len, T s, const T *x, int64_t inc, T *dst)
+/* dst[i] = x(i) */
+static void LL(P, gather)(int64_t len, const T *x, int64_t inc, T *dst)
 {
-    if (inc == 1 && s == 1) {
+    if (inc == 1) {
         memcpy(dst, x, (size_t)len * sizeof(T));
-    } else if (inc == 1) {
-        for (int64_t i = 0; i < len; i++)
-            dst[i] = s * x[i];
     } else {
         for (int64_t i = 0; i < len; i++)
-            dst[i] = s * x[LL(P, at)(len, inc, i)];
+            dst[i] = x[LL(P, at)(len, inc, i)];
     }
 }
 
@@ -111,14 +107,14 @@ static T *LL(P, alloc)(size_t count)
 }
 
 /* Unit-stride views of x (length lx) and y (length ly) in one workspace:
-   *xs is x itself when incx == 1 and xscale == 1, else a scaled copy; *ys
-   is y itself when incy == 1, else a copy (not read from y when beta == 0,
-   since the kernels do not read it then).  *work is what to free. */
-static nla_status LL(P, views)(const nla_exec *ex, int64_t lx, T xscale, const T *x,
+   *xs is x itself when incx == 1, else a copy; *ys is y itself when
+   incy == 1, else a copy (not read from y when beta == 0, since the
+   kernels do not read it then).  *work is what to free. */
+static nla_status LL(P, views)(const nla_exec *ex, int64_t lx, const T *x,
                                int64_t incx, int64_t ly, T beta, T *y, int64_t incy,
                                const T **xs, T **ys, T **work)
 {
-    int copyx = incx != 1 || xscale != 1, copyy = incy != 1;
+    int copyx = incx != 1, copyy = incy != 1;
     size_t count = (copyx ? (size_t)lx : 0) + (copyy ? (size_t)ly : 0);
 
     *work = NULL;
@@ -132,23 +128,45 @@ static nla_status LL(P, views)(const nla_exec *ex, int64_t lx, T xscale, const T
     if (copyy) {
         *ys = *work;
         if (beta != 0)
-            LL(P, gather)(ly, 1, y, incy, *ys);
+            LL(P, gather)(ly, y, incy, *ys);
     }
     if (copyx) {
         T *xc = *work + (copyy ? ly : 0);
-        LL(P, gather)(lx, xscale, x, incx, xc);
+        LL(P, gather)(lx, x, incx, xc);
         *xs = xc;
     }
     return NLA_OK;
 }
 
-#ifdef _OPENMP
-#define L2_TEAM(tid, team) int tid = omp_get_thread_num(), team = omp_get_num_threads()
-#else
-#define L2_TEAM(tid, team) int tid = 0, team = 1
-#endif
-
 /* ---------------------------------------------------------------- gemv */
+
+struct LL(P, gemv_job) {
+    const nla_l2_kernels *K;
+    int notrans, cached;
+    int64_t m, n, ly;
+    T alpha, beta;
+    const T *a;
+    int64_t lda;
+    const T *xs;
+    T *ys;
+};
+
+static void LL(P, gemv_part)(const void *job, int tid, int team)
+{
+    const struct LL(P, gemv_job) *g = job;
+    const nla_l2_kernels *K = g->K;
+    int64_t lo, hi;
+
+    LL(P, block)(g->ly, tid, team, &lo, &hi);
+    if (lo < hi && g->notrans) {
+        LL(P, scale)(hi - lo, g->beta, g->ys + lo, 1);
+        KF(K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo,
+                         g->cached);
+    } else if (lo < hi) {
+        KF(K, P, gemv_t)(g->m, hi - lo, g->a + lo * g->lda, g->lda, g->xs, g->alpha,
+                         g->beta, g->ys + lo);
+    }
+}
 
 nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,
                        T alpha, const T *a, int64_t lda, const T *x, int64_t incx,
@@ -170,23 +188,16 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
         LL(P, scale)(ly, beta, y, incy);
         return NLA_OK;
     }
-    /* NoTrans folds alpha into x (n values); Trans scales the n dots */
-    st = LL(P, views)(ex, lx, notrans ? alpha : 1, x, incx, ly, beta, y, incy, &xs, &ys,
-                      &work);
+    /* NoTrans: the kernel takes alpha x[j] once a column; Trans scales the
+       n dots */
+    st = LL(P, views)(ex, lx, x, incx, ly, beta, y, incy, &xs, &ys, &work);
     if (st != NLA_OK)
         return st;
 
-#pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        L2_TEAM(tid, team);
-        int64_t lo, hi;
-        LL(P, block)(ly, tid, team, &lo, &hi);
-        if (lo < hi && notrans) {
-            LL(P, scale)(hi - lo, beta, ys + lo, 1);
-            KF(K, P, gemv_n)(hi - lo, n, a + lo, lda, xs, ys + lo, cached);
-        } else if (lo < hi) {
-            KF(K, P, gemv_t)(m, hi - lo, a + lo * lda, lda, xs, alpha, beta, ys + lo);
-        }
+        struct LL(P, gemv_job) job = { K, notrans, cached, m, n, ly, alpha, beta,
+                                       a, lda, xs, ys };
+        l2_run(nt, LL(P, gemv_part), &job);
     }
     if (incy != 1)
         LL(P, scatter)(ly, ys, y, incy);
@@ -195,6 +206,33 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
 }
 
 /* ---------------------------------------------------------------- gbmv */
+
+struct LL(P, gbmv_job) {
+    const nla_l2_kernels *K;
+    const nla_l2_tune *tune;
+    int notrans;
+    int64_t m, n, kl, ku, ly;
+    T alpha, beta;
+    const T *ab;
+    int64_t ldab;
+    const T *xs;
+    T *ys;
+};
+
+static void LL(P, gbmv_part)(const void *job, int tid, int team)
+{
+    const struct LL(P, gbmv_job) *g = job;
+    const nla_l2_kernels *K = g->K;
+    int64_t lo, hi;
+
+    LL(P, block)(g->ly, tid, team, &lo, &hi);
+    if (lo < hi && g->notrans)
+        KF(K, P, gbmv_n)(g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
+                         g->beta, g->ys, lo, hi, team, g->tune);
+    else if (lo < hi)
+        KF(K, P, gbmv_t)(g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
+                         g->beta, g->ys, lo, hi, g->tune);
+}
 
 nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,
                        int64_t kl, int64_t ku, T alpha, const T *ab, int64_t ldab,
@@ -218,21 +256,14 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
         LL(P, scale)(ly, beta, y, incy);
         return NLA_OK;
     }
-    st = LL(P, views)(ex, lx, 1, x, incx, ly, beta, y, incy, &xs, &ys, &work);
+    st = LL(P, views)(ex, lx, x, incx, ly, beta, y, incy, &xs, &ys, &work);
     if (st != NLA_OK)
         return st;
 
-#pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        L2_TEAM(tid, team);
-        int64_t lo, hi;
-        LL(P, block)(ly, tid, team, &lo, &hi);
-        if (lo < hi && notrans)
-            KF(K, P, gbmv_n)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi,
-                             team, tune);
-        else if (lo < hi)
-            KF(K, P, gbmv_t)(m, n, kl1, ku1, ab1, ldab, xs, alpha, beta, ys, lo, hi,
-                             tune);
+        struct LL(P, gbmv_job) job = { K, tune, notrans, m, n, kl1, ku1, ly, alpha, beta,
+                                       ab1, ldab, xs, ys };
+        l2_run(nt, LL(P, gbmv_part), &job);
     }
     if (incy != 1)
         LL(P, scatter)(ly, ys, y, incy);
@@ -258,6 +289,71 @@ static int64_t LL(P, spmv_split)(int upper, int64_t n, int t, int nt)
     return (int64_t)c;
 }
 
+struct LL(P, spmv_job) {
+    const nla_l2_kernels *K;
+    int upper, pf;
+    int64_t n;
+    T alpha, beta;
+    const T *ap, *xs;
+    T *work; /* one accumulator of n per thread */
+    T *y;
+    int64_t incy;
+};
+
+static void LL(P, spmv_part)(const void *job, int tid, int team)
+{
+    const struct LL(P, spmv_job) *g = job;
+    const nla_l2_kernels *K = g->K;
+    int upper = g->upper;
+    int64_t n = g->n;
+    T *work = g->work;
+    int64_t c0 = LL(P, spmv_split)(upper, n, tid, team);
+    int64_t c1 = LL(P, spmv_split)(upper, n, tid + 1, team);
+    T *acc = work + (size_t)n * tid;
+    int64_t lo, hi;
+
+    /* the rows these columns touch: [0, c1) upper, [c0, n) lower */
+    if (upper)
+        memset(acc, 0, (size_t)c1 * sizeof(T));
+    else
+        memset(acc + c0, 0, (size_t)(n - c0) * sizeof(T));
+    if (upper)
+        KF(K, P, spmv_u)(n, g->ap, g->xs, acc, c0, c1, g->pf);
+    else
+        KF(K, P, spmv_l)(n, g->ap, g->xs, acc, c0, c1, g->pf);
+    /* only inside l2_run's region: called inline, an orphaned barrier
+       would bind to a region of the caller's */
+#ifdef _OPENMP
+    if (team > 1) {
+#pragma omp barrier
+    }
+#endif
+    /* sum the accumulators in thread order, over this thread's rows,
+       into thread 0's (row i is read and written by this thread only):
+       s = 0, then + each accumulator whose columns touch row i */
+    LL(P, block)(n, tid, team, &lo, &hi);
+    for (int t = 0; t < team; t++) {
+        int64_t t0 = LL(P, spmv_split)(upper, n, t, team);
+        int64_t t1 = LL(P, spmv_split)(upper, n, t + 1, team);
+        /* rows [r0, r1) of [lo, hi) that thread t's columns touch */
+        int64_t r0 = upper ? lo : (t0 > lo ? t0 : lo);
+        int64_t r1 = upper ? (t1 < hi ? t1 : hi) : hi;
+        const T *a = work + (size_t)n * t;
+        if (t0 >= t1)
+            r1 = r0;
+        if (t == 0) {
+            for (int64_t i = lo; i < hi; i++)
+                work[i] = i >= r0 && i < r1 ? (T)0 + a[i] : (T)0;
+        } else {
+            for (int64_t i = r0; i < r1; i++)
+                work[i] += a[i];
+        }
+    }
+    for (int64_t i = lo; i < hi; i++)
+        work[i] *= g->alpha;
+    LL(P, update)(n, lo, hi, g->beta, g->y, g->incy, work + lo);
+}
+
 nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
                        const T *ap, const T *x, int64_t incx, T beta, T *y,
                        int64_t incy)
@@ -279,52 +375,13 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     if (!work)
         return LL(P, nomem)(ex, count * sizeof(T));
     if (incx != 1) {
-        LL(P, gather)(n, 1, x, incx, work + (size_t)n * nt);
+        LL(P, gather)(n, x, incx, work + (size_t)n * nt);
         xs = work + (size_t)n * nt;
     }
 
-#pragma omp parallel num_threads(nt) if (nt > 1)
     {
-        L2_TEAM(tid, team);
-        int64_t c0 = LL(P, spmv_split)(upper, n, tid, team);
-        int64_t c1 = LL(P, spmv_split)(upper, n, tid + 1, team);
-        T *acc = work + (size_t)n * tid;
-        int64_t lo, hi;
-
-        /* the rows these columns touch: [0, c1) upper, [c0, n) lower */
-        if (upper)
-            memset(acc, 0, (size_t)c1 * sizeof(T));
-        else
-            memset(acc + c0, 0, (size_t)(n - c0) * sizeof(T));
-        if (upper)
-            KF(K, P, spmv_u)(n, ap, xs, acc, c0, c1, pf);
-        else
-            KF(K, P, spmv_l)(n, ap, xs, acc, c0, c1, pf);
-#pragma omp barrier
-        /* sum the accumulators in thread order, over this thread's rows,
-           into thread 0's (row i is read and written by this thread only):
-           s = 0, then + each accumulator whose columns touch row i */
-        LL(P, block)(n, tid, team, &lo, &hi);
-        for (int t = 0; t < team; t++) {
-            int64_t t0 = LL(P, spmv_split)(upper, n, t, team);
-            int64_t t1 = LL(P, spmv_split)(upper, n, t + 1, team);
-            /* rows [r0, r1) of [lo, hi) that thread t's columns touch */
-            int64_t r0 = upper ? lo : (t0 > lo ? t0 : lo);
-            int64_t r1 = upper ? (t1 < hi ? t1 : hi) : hi;
-            const T *a = work + (size_t)n * t;
-            if (t0 >= t1)
-                r1 = r0;
-            if (t == 0) {
-                for (int64_t i = lo; i < hi; i++)
-                    work[i] = i >= r0 && i < r1 ? (T)0 + a[i] : (T)0;
-            } else {
-                for (int64_t i = r0; i < r1; i++)
-                    work[i] += a[i];
-            }
-        }
-        for (int64_t i = lo; i < hi; i++)
-            work[i] *= alpha;
-        LL(P, update)(n, lo, hi, beta, y, incy, work + lo);
+        struct LL(P, spmv_job) job = { K, upper, pf, n, alpha, beta, ap, xs, work, y, incy };
+        l2_run(nt, LL(P, spmv_part), &job);
     }
     free(work);
     return NLA_OK;
@@ -336,4 +393,3 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
 #undef LL
 #undef KF_
 #undef KF
-#undef L2_TEAM

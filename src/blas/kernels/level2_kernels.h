@@ -56,11 +56,12 @@ typedef struct nla_l2_tune {
 } nla_l2_tune;
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \
-    /* y[0..m) += A[0..m, 0..n) * x[0..n), A column-major; cached: the   \
-       whole matrix of the call stays in the last-level cache (one value   \
-       for every block of a call: it picks the form, and the bits) */      \
+    /* y[0..m) += A[0..m, 0..n) * (alpha x[0..n)), A column-major, each    \
+       alpha x[j] rounded once; cached: the whole matrix of the call stays  \
+       in the last-level cache (one value for every block of a call: it    \
+       picks the form, and the bits) */                                    \
     void (*P##gemv_n)(int64_t m, int64_t n, const T *a, int64_t lda,           \
-                      const T *x, T *y, int cached);                           \
+                      const T *x, T alpha, T *y, int cached);                  \
     /* y[j] = beta*y[j] + alpha * A[0..m, j] . x[0..m), j < n */               \
     void (*P##gemv_t)(int64_t m, int64_t n, const T *a, int64_t lda,           \
                       const T *x, T alpha, T beta, T *y);                      \

@@ -153,9 +153,28 @@ INLINE void L(storen)(LT_T *p, VEC v, int64_t k)
 #elif NLA_VBYTES == 64
     _mm512_mask_storeu_ps(p, (__mmask16)((1u << k) - 1), (__m512)v);
 #else
-    /* AVX2's masked stores are slow on AMD: store lane by lane */
-    for (int64_t t = 0; t < k; t++)
-        p[t] = v[t];
+    /* AVX2's masked stores are slow on AMD: store by the bits of k, in
+       pieces of fixed size (a loop over the lanes becomes a call to
+       memcpy, which cost a float gemv 300 x 300 about 0.5 us a call, one
+       per pass of eight columns) */
+    LT_T s[LT_VL];
+    int64_t t = 0;
+
+    memcpy(s, &v, sizeof s);
+#if LT_VL > 4
+    if (k & 4) {
+        memcpy(p, s, 4 * sizeof(LT_T));
+        t = 4;
+    }
+#endif
+#if LT_VL > 2
+    if (k & 2) {
+        memcpy(p + t, s + t, 2 * sizeof(LT_T));
+        t += 2;
+    }
+#endif
+    if (k & 1)
+        p[t] = s[t];
 #endif
 }
 
@@ -244,17 +263,17 @@ INLINE LT_T L(dot)(int64_t len, const LT_T *a, const LT_T *x)
 
 /* ---------------------------------------------------------------- gemv */
 
-/* y[0..m) += A[:, 0..C) x[0..C): even columns into one sum, odd into
-   another, so that the chain of dependent adds is C/2 long */
+/* y[0..m) += A[:, 0..C) (alpha x[0..C)): even columns into one sum, odd
+   into another, so that the chain of dependent adds is C/2 long */
 INLINE void L(gemv_nc)(const int C, int64_t m, const LT_T *a, int64_t lda,
-                       const LT_T *x, LT_T *y)
+                       const LT_T *x, LT_T alpha, LT_T *y)
 {
     VEC xv[8];
     int64_t i = 0;
 
     UNROLL
     for (int c = 0; c < C; c++)
-        xv[c] = SPLAT(x[c]);
+        xv[c] = SPLAT(alpha * x[c]);
     for (; i + LT_VL <= m; i += LT_VL) {
         VEC t0 = LOADU(y + i), t1 = SPLAT(0);
         UNROLL
@@ -282,21 +301,21 @@ INLINE void L(gemv_nc)(const int C, int64_t m, const LT_T *a, int64_t lda,
    cache (the profile's gemv_cached_bytes; L2_GEMV_CACHED_BYTES, level2.c,
    has the measurements). */
 static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
-                      LT_T *y, int cached)
+                      LT_T alpha, LT_T *y, int cached)
 {
     int64_t j = 0;
 
     if (!cached)
         for (; j + 8 <= n; j += 8)
-            L(gemv_nc)(8, m, a + j * lda, lda, x + j, y);
+            L(gemv_nc)(8, m, a + j * lda, lda, x + j, alpha, y);
     for (; j + 4 <= n; j += 4)
-        L(gemv_nc)(4, m, a + j * lda, lda, x + j, y);
+        L(gemv_nc)(4, m, a + j * lda, lda, x + j, alpha, y);
     if (j + 2 <= n) {
-        L(gemv_nc)(2, m, a + j * lda, lda, x + j, y);
+        L(gemv_nc)(2, m, a + j * lda, lda, x + j, alpha, y);
         j += 2;
     }
     if (j < n)
-        L(gemv_nc)(1, m, a + j * lda, lda, x + j, y);
+        L(gemv_nc)(1, m, a + j * lda, lda, x + j, alpha, y);
 }
 
 /* Four dots of length len in one pass, d[q] = a[q*lda ..] . x[q*xs ..]

@@ -3,9 +3,12 @@
  * Included by level2.c with T (the element type) and P (d or s) defined.
  *
  * The drivers reduce every case to unit-stride vectors: a strided or
- * reversed x is copied, a strided y is gathered into a temporary,
- * updated and scattered back.  Unit-stride x and y are used in place.  The kernels
+ * reversed x is copied, a strided y is gathered into a temporary, updated
+ * and scattered back.  Unit-stride x and y are used in place.  The kernels
  * (kernels/level2_kernels.h) then read the matrix once.
+ *
+ * Each driver's work for one thread is a part function over a job struct;
+ * l2_run (level2.c) runs it on the call's threads, or inline on one.
  *
  * Threads split the output, each owning its part of y (no atomics):
  *   - gemv/gbmv NoTrans: row blocks of y;

@@ -28,6 +28,7 @@ struct bench_opts {
     nla_backend backend;
     int json, quick, keep_env;
     long long settle_ms;         /* -1: the default */
+    int passes;                  /* --passes K */
     int fw;                      /* fw named (bench_fw.c) */
     const char *svg;             /* --svg FILE: the chart (bench_svg.c), or NULL */
 };
@@ -39,8 +40,8 @@ struct bench_opts {
 void nla_bench_usage(FILE *f)
 {
     fputs("usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
-          "                 [--threads T] [--settle-ms MS] [--quick] [--json]\n"
-          "                 [--keep-openblas-env] [--svg FILE]\n"
+          "                 [--threads T] [--settle-ms MS] [--passes K] [--quick]\n"
+          "                 [--json] [--keep-openblas-env] [--svg FILE]\n"
           "\n"
           "Times libnla against the CBLAS reference (OpenBLAS), in one process.\n"
           "\n"
@@ -81,6 +82,11 @@ void nla_bench_usage(FILE *f)
           "          a list runs every row once per count\n"
           "--settle-ms MS   pause before each sample so that the other side's\n"
           "          worker threads stop spinning (default 150 with T > 1, else 0)\n"
+          "--passes K   run the rows K times over (1 to 25, default 1), each\n"
+          "          thread count's rows in turn, and show each row's pass with\n"
+          "          the median ratio and the lowest..highest pass ratio: a few\n"
+          "          seconds when the machine's memory is busy elsewhere then\n"
+          "          tilt one pass, not the row\n"
           "--quick   smaller sizes, 1 thread unless --threads, and 5 samples of\n"
           "          >= 10 ms (default 9 of >= 20 ms)\n"
           "--json    print one JSON object instead of the table\n"
@@ -226,6 +232,10 @@ static int set_option(struct bench_opts *o, const char *opt, const char *val)
         if (parse_int(val, 0, 10000, &v))
             return usage_error("--settle-ms wants milliseconds >= 0, not '%s'", val);
         o->settle_ms = v;
+    } else if (strcmp(opt, "--passes") == 0) {
+        if (parse_int(val, 1, 25, &v))
+            return usage_error("--passes wants a count from 1 to 25, not '%s'", val);
+        o->passes = (int)v;
     } else if (strcmp(opt, "--backend") == 0) {
         if (strcmp(val, "cpu") == 0)
             o->backend = NLA_BACKEND_CPU;
@@ -268,7 +278,7 @@ static int set_flag(struct bench_opts *o, const char *arg)
 static int is_valued(const char *opt)
 {
     static const char *const names[] = { "--n", "--threads", "--backend", "--precision",
-                                         "--settle-ms", "--svg" };
+                                         "--settle-ms", "--passes", "--svg" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -282,6 +292,7 @@ static int parse_args(struct bench_opts *o, int argc, char **argv)
     o->precs = 1 << BENCH_D | 1 << BENCH_S;
     o->threads = 1;
     o->settle_ms = -1;
+    o->passes = 1;
     o->backend = NLA_BACKEND_CPU;
     for (int i = 1; i < argc; i++) {
         char opt[32];
@@ -476,18 +487,55 @@ static void measure_stream(struct bench_config *cfg, const struct bench_case *ca
         }
 }
 
+/* *out = the pass of one row (of k) with the median ratio (the lower of
+   the two middle ones for even k), with the range of the passes' ratios;
+   a row that failed in any pass shows that pass. */
+static void median_pass(struct bench_result *out, const struct bench_result *p, int k,
+                        int failed)
+{
+    int idx[25], n = 0;
+
+    for (int i = 0; i < k; i++)
+        if (failed && (p[i].error[0] || !p[i].check_ok)) {
+            *out = p[i];
+            return;
+        }
+    for (int i = 0; i < k; i++)
+        if (p[i].timed)
+            idx[n++] = i;
+    if (n == 0) {
+        *out = p[0];
+        return;
+    }
+    for (int i = 1; i < n; i++)   /* insertion sort by ratio */
+        for (int j = i; j > 0 && p[idx[j]].ratio < p[idx[j - 1]].ratio; j--) {
+            int s = idx[j];
+            idx[j] = idx[j - 1];
+            idx[j - 1] = s;
+        }
+    *out = p[idx[(n - 1) / 2]];
+    out->passes = k;
+    out->ratio_lo = p[idx[0]].ratio;
+    out->ratio_hi = p[idx[n - 1]].ratio;
+}
+
 static int run_all(nla_context *ctx, struct bench_config *cfg, const struct bench_opts *o,
                    const struct bench_case *cases, int ncases)
 {
     int thr[4], gemm_only, nt = thread_counts(o, thr, &gemm_only);
     struct bench_result *res = calloc((size_t)(ncases * nt), sizeof *res);
+    struct bench_result *pass = calloc((size_t)ncases * (size_t)cfg->passes, sizeof *pass);
+    int *failed = calloc((size_t)ncases, sizeof *failed);
     const struct bench_op *gemm = bench_op_find("gemm");
     char list[64] = "";
     double t0 = now();
     int nfail = 0, nrows = 0, rc;
 
-    if (!res) {
+    if (!res || !pass || !failed) {
         fputs("nla bench: out of memory\n", stderr);
+        free(res);
+        free(pass);
+        free(failed);
         return NLA_EXIT_FAIL;
     }
     for (int t = 0, len = 0; t < nt && len < (int)sizeof list; t++)
@@ -498,18 +546,31 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
     for (int t = 0; t < nt; t++) {
         if ((rc = use_threads(ctx, cfg, thr[t], o->settle_ms)) >= 0) {
             free(res);
+            free(pass);
+            free(failed);
             return rc;
         }
         measure_stream(cfg, cases, ncases);
+        for (int p = 0; p < cfg->passes; p++)
+            for (int i = 0; i < ncases; i++) {
+                if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
+                    continue;
+                if (bench_run_case(ctx, cfg, &cases[i], &pass[i * cfg->passes + p]) != 0 &&
+                    !failed[i]++)
+                    nfail++;
+            }
         for (int i = 0; i < ncases; i++) {
             if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
                 continue;
-            nfail += bench_run_case(ctx, cfg, &cases[i], &res[nrows]) != 0;
+            median_pass(&res[nrows], pass + i * cfg->passes, cfg->passes, failed[i]);
             if (!cfg->json)
                 bench_report_row(stdout, &res[nrows]);
             nrows++;
+            failed[i] = 0;
         }
     }
+    free(pass);
+    free(failed);
     if (cfg->json)
         bench_report_json(stdout, cfg, res, nrows, nfail, now() - t0);
     else
@@ -543,6 +604,7 @@ int nla_bench_main(int argc, char **argv)
     cfg.quick = o.quick;
     cfg.json = o.json;
     cfg.samples = o.quick ? 5 : 9;
+    cfg.passes = o.passes;
     cfg.min_sample_s = o.quick ? 0.010 : 0.020;
     cfg.settle_s = o.settle_ms >= 0 ? o.settle_ms * 1e-3
                    : cfg.threads > 1 ? DEFAULT_SETTLE_S : 0;

@@ -95,6 +95,7 @@ struct bench_config {
     double read_kinds[3];      /* those three reads (enum bench_read_kind) */
     int quick, json;
     int samples;               /* per side */
+    int passes;                /* --passes: times each row is run */
     double min_sample_s;       /* each timed batch lasts at least this */
     double settle_s;           /* pause before each sample (threads > 1) */
     nla_backend backend_req;   /* as asked */
@@ -117,6 +118,9 @@ struct bench_result {
     double ratio;              /* median of the paired ratios: libnla's sample i
                                   / the reference's sample i, taken after it */
     double ratio_medians;      /* nla.median / ref.median */
+    int passes;                /* > 1: this is the pass with the median ratio
+                                  of that many (nla bench --passes) */
+    double ratio_lo, ratio_hi; /* the lowest and highest pass's ratio */
     double max_rel_err, tol;
     int check_ok;
     int timed;                 /* 0: not timed (see error) */

@@ -34,7 +34,11 @@ void bench_report_header(FILE *f, const struct bench_config *cfg)
     if (cfg->settle_s > 0)
         fprintf(f, " after a %.0f ms pause", cfg->settle_s * 1e3);
     fprintf(f, "; median and p25..p75 of throughput; "
-            "ratio = median over the pairs of libnla / reference\n\n");
+            "ratio = median over the pairs of libnla / reference");
+    if (cfg->passes > 1)
+        fprintf(f, "; %d passes over the rows, each row shown from its pass with the "
+                "median ratio, then the lowest..highest pass ratio", cfg->passes);
+    fputs("\n\n", f);
     fprintf(f, "%-5s %-4s %-24s %3s %-4s %24s %24s %-7s %6s  %s\n", "op", "prec",
             "shape", "thr", "on", "libnla median (IQR)", "ref median (IQR)",
             "unit", "ratio", "check");
@@ -64,6 +68,8 @@ void bench_report_row(FILE *f, const struct bench_result *r)
     if (r->timed && r->read_gbs > 0)     /* and / the read */
         fprintf(f, ", of read %3.0f%% (ref %3.0f%%)", 100 * r->nla.median / r->read_gbs,
                 100 * r->ref.median / r->read_gbs);
+    if (r->timed && r->passes > 1)
+        fprintf(f, "  passes %.2f..%.2f", r->ratio_lo, r->ratio_hi);
     fputc('\n', f);
     if (!r->error[0] && !r->check_ok)
         fprintf(f, "      check: max |nla-ref|/bound = %.3g > tol %.3g\n",
@@ -172,9 +178,9 @@ static void json_config(FILE *f, const struct bench_config *cfg)
     json_str(f, nla_backend_name(cfg->backend));
     fputs(", \"backend_note\": ", f);
     json_str(f, cfg->backend_note);
-    fprintf(f, ", \"threads\": %d, \"quick\": %s, \"samples\": %d, "
+    fprintf(f, ", \"threads\": %d, \"quick\": %s, \"samples\": %d, \"passes\": %d, "
             "\"min_sample_seconds\": ", cfg->threads,
-            cfg->quick ? "true" : "false", cfg->samples);
+            cfg->quick ? "true" : "false", cfg->samples, cfg->passes > 1 ? cfg->passes : 1);
     json_num(f, cfg->min_sample_s);
     fputs(", \"settle_seconds\": ", f);
     json_num(f, cfg->settle_s);
@@ -232,6 +238,12 @@ static void json_row(FILE *f, const struct bench_result *r)
         json_num(f, r->ratio_medians);
     else
         fputs("null", f);
+    if (r->timed && r->passes > 1) {
+        fprintf(f, ", \"passes\": %d, \"ratio_lo\": ", r->passes);
+        json_num(f, r->ratio_lo);
+        fputs(", \"ratio_hi\": ", f);
+        json_num(f, r->ratio_hi);
+    }
     json_ceiling(f, r, r->stream_gbs, "stream_triad", "stream_fraction");
     json_ceiling(f, r, r->read_gbs, "stream_read", "read_fraction");
     if (r->read_gbs > 0) {

@@ -555,15 +555,17 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
             for (int i = 0; i < ncases; i++) {
                 if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
                     continue;
-                if (bench_run_case(ctx, cfg, &cases[i], &pass[i * cfg->passes + p]) != 0 &&
-                    !failed[i]++)
+                struct bench_result *r = &pass[i * cfg->passes + p];
+                if (bench_run_case(ctx, cfg, &cases[i], r) != 0 && !failed[i]++)
                     nfail++;
+                if (!cfg->json && cfg->passes == 1)   /* one pass: as it ends */
+                    bench_report_row(stdout, r);
             }
         for (int i = 0; i < ncases; i++) {
             if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
                 continue;
             median_pass(&res[nrows], pass + i * cfg->passes, cfg->passes, failed[i]);
-            if (!cfg->json)
+            if (!cfg->json && cfg->passes > 1)
                 bench_report_row(stdout, &res[nrows]);
             nrows++;
             failed[i] = 0;

@@ -489,14 +489,13 @@ static void measure_stream(struct bench_config *cfg, const struct bench_case *ca
 
 /* *out = the pass of one row (of k) with the median ratio (the lower of
    the two middle ones for even k), with the range of the passes' ratios;
-   a row that failed in any pass shows that pass. */
-static void median_pass(struct bench_result *out, const struct bench_result *p, int k,
-                        int failed)
+   a row that failed in any pass (bench_run_case) shows that pass. */
+static void median_pass(struct bench_result *out, const struct bench_result *p, int k)
 {
     int idx[25], n = 0;
 
     for (int i = 0; i < k; i++)
-        if (failed && (p[i].error[0] || !p[i].check_ok)) {
+        if (p[i].error[0] || !p[i].check_ok) {
             *out = p[i];
             return;
         }
@@ -519,23 +518,27 @@ static void median_pass(struct bench_result *out, const struct bench_result *p, 
     out->ratio_hi = p[idx[n - 1]].ratio;
 }
 
+/* Whether case c runs at the t-th thread count: past the first, a gemm
+   sweep runs only gemm and the level-2 rows. */
+static int case_runs(const struct bench_case *c, int t, int gemm_only)
+{
+    return t == 0 || !gemm_only || c->op == bench_op_find("gemm") || row_is_l2(c->op);
+}
+
 static int run_all(nla_context *ctx, struct bench_config *cfg, const struct bench_opts *o,
                    const struct bench_case *cases, int ncases)
 {
     int thr[4], gemm_only, nt = thread_counts(o, thr, &gemm_only);
     struct bench_result *res = calloc((size_t)(ncases * nt), sizeof *res);
     struct bench_result *pass = calloc((size_t)ncases * (size_t)cfg->passes, sizeof *pass);
-    int *failed = calloc((size_t)ncases, sizeof *failed);
-    const struct bench_op *gemm = bench_op_find("gemm");
     char list[64] = "";
     double t0 = now();
     int nfail = 0, nrows = 0, rc;
 
-    if (!res || !pass || !failed) {
+    if (!res || !pass) {
         fputs("nla bench: out of memory\n", stderr);
         free(res);
         free(pass);
-        free(failed);
         return NLA_EXIT_FAIL;
     }
     for (int t = 0, len = 0; t < nt && len < (int)sizeof list; t++)
@@ -547,32 +550,29 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
         if ((rc = use_threads(ctx, cfg, thr[t], o->settle_ms)) >= 0) {
             free(res);
             free(pass);
-            free(failed);
             return rc;
         }
         measure_stream(cfg, cases, ncases);
         for (int p = 0; p < cfg->passes; p++)
             for (int i = 0; i < ncases; i++) {
-                if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
-                    continue;
                 struct bench_result *r = &pass[i * cfg->passes + p];
-                if (bench_run_case(ctx, cfg, &cases[i], r) != 0 && !failed[i]++)
-                    nfail++;
+                if (!case_runs(&cases[i], t, gemm_only))
+                    continue;
+                bench_run_case(ctx, cfg, &cases[i], r);
                 if (!cfg->json && cfg->passes == 1)   /* one pass: as it ends */
                     bench_report_row(stdout, r);
             }
         for (int i = 0; i < ncases; i++) {
-            if (t > 0 && gemm_only && cases[i].op != gemm && !row_is_l2(cases[i].op))
+            if (!case_runs(&cases[i], t, gemm_only))
                 continue;
-            median_pass(&res[nrows], pass + i * cfg->passes, cfg->passes, failed[i]);
+            median_pass(&res[nrows], pass + i * cfg->passes, cfg->passes);
+            nfail += res[nrows].error[0] || !res[nrows].check_ok;
             if (!cfg->json && cfg->passes > 1)
                 bench_report_row(stdout, &res[nrows]);
             nrows++;
-            failed[i] = 0;
         }
     }
     free(pass);
-    free(failed);
     if (cfg->json)
         bench_report_json(stdout, cfg, res, nrows, nfail, now() - t0);
     else

@@ -1,0 +1,14 @@
+/* The level-2 kernel tables by number, for tools/emu/l2check.py:
+   0 portable, 1 AVX2, 2 AVX-512. */
+#include "blas/kernels/level2_kernels.h"
+
+const nla_l2_kernels *emu_l2_table(int which);
+
+const nla_l2_kernels *emu_l2_table(int which)
+{
+    if (which == 2)
+        return &nla_l2_kernels_avx512;
+    if (which == 1)
+        return &nla_l2_kernels_avx2;
+    return &nla_l2_kernels_generic;
+}

@@ -39,6 +39,9 @@ PROFILES = {
     "zen3small": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 2048, 100, 0),
 }
 TUNE_FMT = "<5qi4xqii3q"
+emu.LIB.emu_l2_tune_size.restype = C.c_size_t
+if emu.LIB.emu_l2_tune_size() != struct.calcsize(TUNE_FMT):
+    sys.exit("l2check.py: nla_l2_tune changed; update TUNE_FMT and PROFILES")
 EPS = {"d": float(np.finfo(np.float64).eps), "s": float(np.finfo(np.float32).eps)}
 # each kernel's parameters in order: i integer or pointer, f T
 SIGS = {"gemv_n": "iiiiifii", "gemv_t": "iiiiiffi", "gbmv_n": "iiiiiiiffiiiii",

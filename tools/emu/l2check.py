@@ -100,6 +100,12 @@ def bound(p, terms, absprod, absy):
     return 3 * (terms + 4) * EPS[p] * (absprod + absy) + 1e-300
 
 
+def check_axpy(tag, p, got, yb, alpha, Ad, xd, terms):
+    """got = yb + alpha*Ad*xd, each entry a sum of terms products"""
+    check(tag, got, yb + alpha * (Ad @ xd),
+          bound(p, terms, abs(alpha) * (np.abs(Ad) @ np.abs(xd)), np.abs(yb)))
+
+
 def gemv_case(rng, p, trans, m, n, ldx, cached, at_end, off, alpha, beta):
     emu.free_all()
     lda = m + ldx
@@ -120,10 +126,8 @@ def gemv_case(rng, p, trans, m, n, ldx, cached, at_end, off, alpha, beta):
     else:
         ok = run(p, "gemv_t", [m, n, ap, lda, xp, alpha, beta, yp], tag)
         yb = beta * y0
-    xd = np.array(x, dtype=np.float64)
     if ok:
-        check(tag, np.array(y), yb + alpha * (Ad @ xd),
-              bound(p, lx, abs(alpha) * (np.abs(Ad) @ np.abs(xd)), np.abs(yb)))
+        check_axpy(tag, p, np.array(y), yb, alpha, Ad, np.array(x, dtype=np.float64), lx)
 
 
 def gbmv_case(rng, p, trans, m, n, kl, ku, ldx, prof, at_end, off, alpha, beta, team, splits):
@@ -142,7 +146,7 @@ def gbmv_case(rng, p, trans, m, n, kl, ku, ldx, prof, at_end, off, alpha, beta, 
     x[:] = rng.standard_normal(lx)
     y, yp = array(ly, p, not at_end, (off * 5) % 8)
     # beta == 0 must not read y: it starts as NaN
-    y0 = rng.standard_normal(ly) if beta != 0 else np.full(ly, np.nan)
+    y0 = (rng.standard_normal(ly) if beta != 0 else np.full(ly, np.nan)).astype(y.dtype)
     tp = tune(prof)
     name = "gbmv_n" if trans == "N" else "gbmv_t"
     tag = (f"{ISA} {p}gbmv {trans} m={m} n={n} kl={kl} ku={ku} ldab={ldab} {prof} "
@@ -156,10 +160,8 @@ def gbmv_case(rng, p, trans, m, n, kl, ku, ldx, prof, at_end, off, alpha, beta, 
             if lo < hi and not run(p, name, args, tag):
                 return
         outs.append(np.array(y))
-    xd = np.array(x, dtype=np.float64)
-    yb = np.zeros(ly) if beta == 0 else beta * np.array(y0, dtype=np.array(y).dtype).astype(np.float64)
-    check(tag, outs[0], yb + alpha * (Ad @ xd),
-          bound(p, w, abs(alpha) * (np.abs(Ad) @ np.abs(xd)), np.abs(yb)))
+    yb = np.zeros(ly) if beta == 0 else beta * y0.astype(np.float64)
+    check_axpy(tag, p, outs[0], yb, alpha, Ad, np.array(x, dtype=np.float64), w)
     for out, cuts in zip(outs[1:], splits[1:]):
         nchecks[0] += 1
         if out.tobytes() != outs[0].tobytes():

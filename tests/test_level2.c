@@ -155,7 +155,9 @@ L2_TESTS(avx512)
    does), and whether spmv prefetches matrices under 12 MiB (zen3 does
    not); zen3 reads the NoTrans column and Trans aligned forms as four
    streams once a quarter of a thread's range holds 64 KiB of band (the
-   threads and placement shapes of 3000 and more rows or columns). */
+   threads and placement shapes of 3000 and more rows or columns), and
+   the transposed Trans form as three on one thread from 32 MiB of band
+   (gbmv_streams, zen3 only). */
 #define L2_TUNE_INIT(isa, tune)                                                \
     static void isa_##isa##_##tune(void)                                       \
     {                                                                          \
@@ -189,6 +191,10 @@ L2_TUNE_TESTS(avx512, zen5)
 L2_TUNE_TESTS(avx512, xeon)
 L2_TUNE_TESTS(avx2, zen3)
 L2_TUNE_TESTS(avx512, zen3)
+L2_TUNE_TEST(avx2, zen3, d_tr_streams, gbmv_streams_d)
+L2_TUNE_TEST(avx2, zen3, s_tr_streams, gbmv_streams_s)
+L2_TUNE_TEST(avx512, zen3, d_tr_streams, gbmv_streams_d)
+L2_TUNE_TEST(avx512, zen3, s_tr_streams, gbmv_streams_s)
 
 #ifdef _OPENMP
 /* the threads tests' threshold, so that two-thread contexts split */
@@ -786,6 +792,20 @@ static void X(gbmv_threads)(void)
                 X(threads_case)(X(run_gbmv), &c);
             }
         }
+}
+
+/* Trans bands over 32 MiB in columns of 64 bytes or more: on the zen3
+   profile one thread reads the transposed form (double 9 and float 17
+   diagonals) as three runs of column groups, with a group left over
+   (t_tr_stream_bytes), while two threads' halves are each too small for
+   that; the bits must agree all the same */
+static void X(gbmv_streams)(void)
+{
+    X(l2case) c = { .routine = "gbmv", .trans = 1, .alpha = 0.7, .beta = 0.3,
+                    .incx = 1, .incy = 1 };
+    c.m = c.n = sizeof(TT) == 8 ? 480000 : 500000;
+    c.kl = c.ku = sizeof(TT) == 8 ? 4 : 8;
+    X(threads_case)(X(run_gbmv), &c);
 }
 
 /* The same band, x and y copied to every offset of a vector's width from

@@ -43,6 +43,22 @@
 #ifndef L2_SPMV_PF_BYTES_ZEN3
 #define L2_SPMV_PF_BYTES_ZEN3 (12 * 1024 * 1024)
 #endif
+/* The zen3 profile's three runs for the transposed Trans form (Trans
+   columns of 9 entries up to t_al_bytes, L(gbmv_t_tr)), on one thread,
+   from bands of this many bytes and columns of 64 bytes.  Zen 3, AVX2,
+   one thread, medians of 11-15 rounds of tools/nla-ab, paired, one run
+   -> three (GB/s): n = 2^20, float kl = 16 (132-byte columns) 11.3 ->
+   15.6, 11.1 -> 15.4 (1.40x; four runs 1.16-1.27x, two 1.24-1.29x),
+   double kl = 4 (72 bytes) 12.2 -> 15.4 (1.27x), double kl = 8 12.3 ->
+   16.4 (1.27x), float kl = 8 (68 bytes) 1.31x; but float kl = 4 (36
+   bytes) 0.86x.  In the L3 (32 MiB there) the runs lose what the
+   sequential form's prefetch gains: double kl = 4, n = 2^15 (2.4 MB)
+   0.93x, 2^17 (9.4 MB) 0.95x, 2^18 (19 MB) 0.90x, but 2^19 (38 MB)
+   1.18-1.21x; float kl = 16, n = 2^18 (35 MB) 1.28-1.33x.  Two threads
+   share the memory: float kl = 16 read 0.75x with three runs each. */
+#ifndef L2_TR_STREAM_BYTES_ZEN3
+#define L2_TR_STREAM_BYTES_ZEN3 (32 * 1024 * 1024)
+#endif
 /* Matrix entries below which a call runs on one thread.  Measured on the
    2-vCPU development machine, quiet (nla bench --threads 2 --n N, with
    NLA_L2_THREAD_MIN=0 against 1e12): two threads gain from n = 256
@@ -189,7 +205,8 @@ static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN3] = { .gemv_cached_bytes = 0, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0, .stream_bytes = 65536,
-                        .stream_col_bytes = 100, .spmv_pf_bytes = L2_SPMV_PF_BYTES_ZEN3 },
+                        .stream_col_bytes = 100, .spmv_pf_bytes = L2_SPMV_PF_BYTES_ZEN3,
+                        .t_tr_stream_bytes = L2_TR_STREAM_BYTES_ZEN3, .t_tr_stream_col_bytes = 64 },
 };
 
 const nla_l2_tune *nla_l2_tune_get(void)

@@ -234,7 +234,7 @@ static void LL(P, gbmv_part)(const void *job, int tid, int team)
                          g->beta, g->ys, lo, hi, team, g->tune);
     else if (lo < hi)
         KF(K, P, gbmv_t)(g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
-                         g->beta, g->ys, lo, hi, g->tune);
+                         g->beta, g->ys, lo, hi, team, g->tune);
 }
 
 nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,

@@ -53,6 +53,12 @@ typedef struct nla_l2_tune {
                                       from columns of this many bytes */
     int64_t spmv_pf_bytes;         /* spmv prefetches the columns of packed
                                       matrices of at least this many bytes */
+    int64_t t_tr_stream_bytes;     /* Trans, the transposed form: on one
+                                      thread, three runs a third of the
+                                      range apart where the range holds at
+                                      least this many bytes of band (0:
+                                      never) ... */
+    int64_t t_tr_stream_col_bytes; /* ... in columns of at least this */
 } nla_l2_tune;
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \
@@ -76,7 +82,8 @@ typedef struct nla_l2_tune {
                       const nla_l2_tune *tune);                                \
     void (*P##gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku,            \
                       const T *ab, int64_t ldab, const T *x, T alpha, T beta,  \
-                      T *y, int64_t lo, int64_t hi, const nla_l2_tune *tune);  \
+                      T *y, int64_t lo, int64_t hi, int team,                  \
+                      const nla_l2_tune *tune);                                \
     /* packed symmetric, columns [j0, j1): acc += (those columns' part of A)  \
        * x, each stored entry read once for its two contributions.  acc must  \
        be zero on the rows the columns touch: [0, j1) upper, [j0, n) lower.  \

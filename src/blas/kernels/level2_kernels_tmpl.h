@@ -43,6 +43,10 @@
  *             dot each;
  *           the wide forms prefetch the band in address order, since its
  *           columns are runs too short for the hardware prefetchers;
+ *           on the zen3 profile the NoTrans column and the aligned Trans
+ *           forms instead read four runs of the range in turn, and the
+ *           transposed Trans form three (one thread, bands over 32 MiB),
+ *           prefetched by the hardware alone;
  *   spmv    eight columns at a time (four on AVX2: 16 registers), each
  *           entry used for its axpy and its dot (acc traffic an eighth or a
  *           quarter of AP's).
@@ -1591,6 +1595,19 @@ INLINE VEC L(gather)(const LT_T *p, __m256i idx)
 }
 #endif
 
+/* How many runs L(gbmv_t_tr) reads count columns as: three on profiles
+   that do (t_tr_stream_bytes), on one thread, where the columns hold at
+   least t_tr_stream_bytes of band in all and t_tr_stream_col_bytes each;
+   else one. */
+INLINE int L(tr_streams)(int64_t count, int64_t w, int team, const nla_l2_tune *tune)
+{
+    int64_t col = w * (int64_t)sizeof(LT_T);
+    return team <= 1 && tune->t_tr_stream_bytes > 0 && col >= tune->t_tr_stream_col_bytes &&
+                   (double)count * (double)col >= (double)tune->t_tr_stream_bytes
+               ? 3
+               : 1;
+}
+
 /* columns [v0, v1) (multiples of VL), whole in A, each with VL entries
    from row L(tr_rows)(w) rounded down to VL inside the storage.  The
    remainder rows [wv, w), if any, are summed on their own and added to
@@ -1601,21 +1618,36 @@ INLINE VEC L(gather)(const LT_T *p, __m256i idx)
    loop: its gathers were faster from L2 but slower from memory (double,
    9 entries, one thread: loop 32.5, gathers 25.3 GB/s).  On AVX2, one
    thread, loop -> gathers: float 9 entries 20 -> 35 GB/s, double 9
-   entries 25 -> 34. */
+   entries 25 -> 34.
+   streams > 1: the groups of VL columns are taken from that many equal
+   runs of the range in turn (the rest in order after), each entry summed
+   as before, so the bits do not change; those runs are prefetched by the
+   hardware alone (L(gbmv_t), tune->t_tr_stream_col_bytes). */
 INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                          const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
-                         int64_t v1)
+                         int64_t v1, int streams)
 {
+    const int64_t q = (v1 - v0) / LT_VL / streams, in = v0 + streams * q * LT_VL;
+    int64_t k = 0, st = 0; /* the next group: group k of run st */
     const int64_t ahead = L(pf_ahead)(w), wv = L(tr_rows)(w);
 #if NLA_VBYTES == 32
     const int gat = ldab <= INT32_MAX / LT_VL;
     const __m256i idx = L(gather_idx)((int32_t)(gat ? ldab : 0));
 #endif
 
-    for (int64_t j = v0; j < v1; j += LT_VL) {
+    for (int64_t it = v0; it < v1; it += LT_VL) {
         VEC s0 = SPLAT(0), s1 = SPLAT(0), r;
+        int64_t j = it;
 
-        L(prefetch_cols)(ab, ldab, w, n, j + ahead, LT_VL);
+        if (streams == 1) {
+            L(prefetch_cols)(ab, ldab, w, n, j + ahead, LT_VL);
+        } else if (it < in) {
+            j = v0 + (st * q + k) * LT_VL;
+            if (++st == streams) {
+                st = 0;
+                k++;
+            }
+        }
         for (int64_t rb = 0; rb < wv; rb += LT_VL) {
             const LT_T *xp = x + j - ku + rb;
             VEC u[LT_VL];
@@ -1817,10 +1849,11 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
    dots, the diagonals unrolled up to L2_T_DIAG_MAX entries. */
 static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                       int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                      int64_t lo, int64_t hi, const nla_l2_tune *tune)
+                      int64_t lo, int64_t hi, int team, const nla_l2_tune *tune)
 {
     int w = (int)(kl + ku + 1);
     (void)tune; /* the portable kernel has one Trans form */
+    (void)team;
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
 
@@ -1845,7 +1878,8 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
                 L(gbmv_t_tr8)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
             else
 #endif
-                L(gbmv_t_tr)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+                L(gbmv_t_tr)(n, w, ku, ab, ldab, x, alpha, beta, y, v0, v1,
+                             L(tr_streams)(v1 - v0, w, team, tune));
             lo = v1;
         }
         L(gbmv_t_dots)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);

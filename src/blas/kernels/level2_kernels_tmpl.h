@@ -1622,7 +1622,7 @@ INLINE int L(tr_streams)(int64_t count, int64_t w, int team, const nla_l2_tune *
    streams > 1: the groups of VL columns are taken from that many equal
    runs of the range in turn (the rest in order after), each entry summed
    as before, so the bits do not change; those runs are prefetched by the
-   hardware alone (L(gbmv_t), tune->t_tr_stream_col_bytes). */
+   hardware alone (L(tr_streams) picks the count). */
 INLINE void L(gbmv_t_tr)(int64_t n, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                          const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
                          int64_t v1, int streams)

@@ -32,7 +32,8 @@
  *             narrow bands and all of xeon's);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
- *             in L1;
+ *             in L1, the eight-column passes' lane masks from a table
+ *             by the pass's phase against the vectors of y;
  *           Trans, wider, AVX2 and AVX-512: columns under the profile's
  *             t_al_bytes (256 zen5, 320 xeon) VL at a time, a vector of
  *             each transposed in registers into a vector of y (no
@@ -1133,7 +1134,59 @@ INLINE void L(scale_rows)(LT_T *y, int64_t lo, int64_t hi, LT_T beta)
     }
 }
 
-/* The columns [jb, je) that cross rows [lo, hi), y already scaled. */
+#if NLA_VBYTES >= 32
+/* The lane masks of L(gbmv_n_ncols)'s interior passes, for one phase
+   ph = (j - ku - lo) mod VL of the pass's first row against the grid:
+   the pass covers vectors [0, nv) of the grid from its first row's; those
+   in [hv, tv) lie inside every column of the pass (no mask), the others
+   take column q on lanes [ph+q-v*VL, ph+q+w-v*VL) clipped to the vector,
+   from m[slot][q] (slot v below hv, hv + v - tv from tv on; at most 3
+   vectors of each kind with NC <= 8 and VL >= 4).  ready: 0 not filled
+   yet, 1 filled, -1 a band too narrow for the table (tv < hv: a vector
+   both starts and ends columns), whose passes take the general path. */
+#define L2_NC_SLOTS 6
+typedef struct {
+    int ready, hv, tv, nv;
+    L(lmask) m[L2_NC_SLOTS][8];
+} L(ncmask);
+
+INLINE void L(ncmask_fill)(L(ncmask) *mt, const int NC, int64_t ph, int64_t w)
+{
+    mt->hv = (int)((ph + NC - 1 + LT_VL - 1) / LT_VL);
+    mt->tv = (int)((ph + w) / LT_VL);
+    mt->nv = (int)((ph + NC - 1 + w + LT_VL - 1) / LT_VL);
+    if (mt->tv < mt->hv) {
+        mt->ready = -1;
+        return;
+    }
+    for (int v = 0; v < mt->nv; v++) {
+        if (v >= mt->hv && v < mt->tv)
+            continue;
+        int s = v < mt->hv ? v : mt->hv + v - mt->tv;
+        for (int q = 0; q < NC; q++) {
+            int64_t t0 = ph + q - (int64_t)v * LT_VL, t1 = t0 + w;
+            t0 = MIN(MAX(t0, 0), LT_VL);
+            t1 = MIN(MAX(t1, t0), LT_VL);
+            mt->m[s][q] = L(lanes)(t0, t1);
+        }
+    }
+    mt->ready = 1;
+}
+#endif
+
+/* The columns [jb, je) that cross rows [lo, hi), y already scaled.  On
+   AVX2 and AVX-512, a pass of eight columns that all lie inside [lo, hi),
+   whose vectors of y lie there whole and whose loads lie inside the
+   storage takes its lane masks from a table by phase (L(ncmask)), not
+   from each column's bounds: the same multiply-adds on the same lanes in
+   the same order, so the same bits.  Zen 5, AVX-512, paired medians of
+   9-21 rounds of tools/nla-ab against the bounds per column: double
+   kl = ku = 16 in the L3 (n = 2^16, 17 MB) 29.3 -> 47.4 GB/s (1.65-1.74x);
+   at n = 2^20 one thread 0.93-1.06x (noise: the read limit is near),
+   two threads float kl = 16 1.2-1.3x, float kl = 32 1.06-1.11x.  Four
+   columns a pass (longer columns) gained in the L3 too (double kl = 64
+   1.26-1.31x, float 1.6x) but read float kl = 64 at n = 2^20 0.94-0.95x
+   on one thread, so they keep the bounds per column. */
 INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
                             const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
                             LT_T *y, int64_t lo, int64_t hi, int64_t jb, int64_t je)
@@ -1141,6 +1194,15 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
     const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
     int64_t j = MAX(jb, MAX(0, lo - kl)), i;
     int64_t ahead = L(pf_ahead_group)(kl + ku + 1, NC);
+
+#if NLA_VBYTES >= 32
+    const int64_t w = kl + ku + 1;
+    L(ncmask) masks[LT_VL];
+
+    if (NC == 8)
+        for (int ph = 0; ph < LT_VL; ph++)
+            masks[ph].ready = 0;
+#endif
 
     je = MIN(je, MIN(n, hi + ku));
     for (; j < je; j += NC) {
@@ -1150,6 +1212,40 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
         int64_t r0[8], r1[8];
 
         L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, NC);
+#if NLA_VBYTES >= 32
+        if (NC == 8 && nc == NC && j - ku >= lo && j + NC + kl <= hi) {
+            const int64_t ph = (j - ku - lo) % LT_VL, ib = j - ku - ph;
+            L(ncmask) *mt = &masks[ph];
+            const LT_T *p0 = ab + ku + j * (ldab - 1) + ib;
+            VEC xv[8];
+
+            if (!mt->ready)
+                L(ncmask_fill)(mt, NC, ph, w);
+            if (mt->ready > 0 && ib + (int64_t)mt->nv * LT_VL <= hi && p0 >= ab &&
+                p0 + (NC - 1) * (ldab - 1) + (int64_t)(mt->nv - 1) * LT_VL <= last) {
+                UNROLL
+                for (int q = 0; q < NC; q++)
+                    xv[q] = SPLAT(alpha * x[j + q]);
+                for (int v = 0; v < mt->nv; v++) {
+                    LT_T *yv = y + ib + (int64_t)v * LT_VL;
+                    const LT_T *pv = p0 + (int64_t)v * LT_VL;
+                    VEC t = LOADU(yv);
+                    if (v >= mt->hv && v < mt->tv) {
+                        UNROLL
+                        for (int q = 0; q < NC; q++)
+                            t = L(madd)(t, LOADU(pv + q * (ldab - 1)), xv[q]);
+                    } else {
+                        const L(lmask) *m = mt->m[v < mt->hv ? v : mt->hv + v - mt->tv];
+                        UNROLL
+                        for (int q = 0; q < NC; q++)
+                            t = L(fma_vm)(t, L(loadu_reg)(pv + q * (ldab - 1)), xv[q], m[q]);
+                    }
+                    STOREU(yv, t);
+                }
+                continue;
+            }
+        }
+#endif
 
         for (int q = 0; q < NC; q++) {
             int qq = q < nc ? q : nc - 1; /* absent columns: empty rows */

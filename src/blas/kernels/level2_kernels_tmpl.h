@@ -32,8 +32,8 @@
  *             narrow bands and all of xeon's);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
- *             in L1, the eight-column passes' lane masks from a table
- *             by the pass's phase against the vectors of y;
+ *             in L1, the interior passes' lane masks from a table by
+ *             the pass's phase against the vectors of y;
  *           Trans, wider, AVX2 and AVX-512: columns under the profile's
  *             t_al_bytes (256 zen5, 320 xeon) VL at a time, a vector of
  *             each transposed in registers into a vector of y (no
@@ -1175,18 +1175,17 @@ INLINE void L(ncmask_fill)(L(ncmask) *mt, const int NC, int64_t ph, int64_t w)
 #endif
 
 /* The columns [jb, je) that cross rows [lo, hi), y already scaled.  On
-   AVX2 and AVX-512, a pass of eight columns that all lie inside [lo, hi),
-   whose vectors of y lie there whole and whose loads lie inside the
-   storage takes its lane masks from a table by phase (L(ncmask)), not
-   from each column's bounds: the same multiply-adds on the same lanes in
-   the same order, so the same bits.  Zen 5, AVX-512, paired medians of
-   9-21 rounds of tools/nla-ab against the bounds per column: double
-   kl = ku = 16 in the L3 (n = 2^16, 17 MB) 29.3 -> 47.4 GB/s (1.65-1.74x);
-   at n = 2^20 one thread 0.93-1.06x (noise: the read limit is near),
-   two threads float kl = 16 1.2-1.3x, float kl = 32 1.06-1.11x.  Four
-   columns a pass (longer columns) gained in the L3 too (double kl = 64
-   1.26-1.31x, float 1.6x) but read float kl = 64 at n = 2^20 0.94-0.95x
-   on one thread, so they keep the bounds per column. */
+   AVX2 and AVX-512, a pass of NC > 1 columns that all lie inside
+   [lo, hi), whose vectors of y lie there whole and whose loads lie inside
+   the storage takes its lane masks from a table by phase (L(ncmask)),
+   not from each column's bounds: the same multiply-adds on the same lanes
+   in the same order, so the same bits.  Zen 5, AVX-512, paired medians of
+   9-21 rounds of tools/nla-ab against the bounds per column: in the L3,
+   double kl = ku = 16 (n = 2^16, 17 MB) 29.3 -> 47.4 GB/s (1.65-1.74x),
+   double kl = 64 (n = 2^14) 1.26-1.31x, float kl = 64 (2^15) 1.60-1.64x;
+   at n = 2^20 two threads float kl = 16 1.2-1.3x, float kl = 32
+   1.06-1.11x, one thread double kl = 64 1.02-1.08x, double kl = 16 and
+   float kl = 64 0.93-1.06x from run to run (the read limit is near). */
 INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
                             const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
                             LT_T *y, int64_t lo, int64_t hi, int64_t jb, int64_t je)
@@ -1199,7 +1198,7 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
     const int64_t w = kl + ku + 1;
     L(ncmask) masks[LT_VL];
 
-    if (NC == 8)
+    if (NC > 1) /* (L(gbmv_n_streams)' single columns: the general path) */
         for (int ph = 0; ph < LT_VL; ph++)
             masks[ph].ready = 0;
 #endif
@@ -1213,7 +1212,7 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
 
         L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, NC);
 #if NLA_VBYTES >= 32
-        if (NC == 8 && nc == NC && j - ku >= lo && j + NC + kl <= hi) {
+        if (NC > 1 && nc == NC && j - ku >= lo && j + NC + kl <= hi) {
             const int64_t ph = (j - ku - lo) % LT_VL, ib = j - ku - ph;
             L(ncmask) *mt = &masks[ph];
             const LT_T *p0 = ab + ku + j * (ldab - 1) + ib;

@@ -1150,6 +1150,12 @@ typedef struct {
     L(lmask) m[L2_NC_SLOTS][8];
 } L(ncmask);
 
+/* the masks of vector v of the pass (outside [hv, tv)) */
+INLINE L(lmask) *L(ncmask_of)(L(ncmask) *mt, int v)
+{
+    return mt->m[v < mt->hv ? v : mt->hv + v - mt->tv];
+}
+
 INLINE void L(ncmask_fill)(L(ncmask) *mt, const int NC, int64_t ph, int64_t w)
 {
     mt->hv = (int)((ph + NC - 1 + LT_VL - 1) / LT_VL);
@@ -1162,12 +1168,12 @@ INLINE void L(ncmask_fill)(L(ncmask) *mt, const int NC, int64_t ph, int64_t w)
     for (int v = 0; v < mt->nv; v++) {
         if (v >= mt->hv && v < mt->tv)
             continue;
-        int s = v < mt->hv ? v : mt->hv + v - mt->tv;
+        L(lmask) *m = L(ncmask_of)(mt, v);
         for (int q = 0; q < NC; q++) {
             int64_t t0 = ph + q - (int64_t)v * LT_VL, t1 = t0 + w;
             t0 = MIN(MAX(t0, 0), LT_VL);
             t1 = MIN(MAX(t1, t0), LT_VL);
-            mt->m[s][q] = L(lanes)(t0, t1);
+            m[q] = L(lanes)(t0, t1);
         }
     }
     mt->ready = 1;
@@ -1191,11 +1197,11 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
                             LT_T *y, int64_t lo, int64_t hi, int64_t jb, int64_t je)
 {
     const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
+    const int64_t w = kl + ku + 1;
     int64_t j = MAX(jb, MAX(0, lo - kl)), i;
-    int64_t ahead = L(pf_ahead_group)(kl + ku + 1, NC);
+    int64_t ahead = L(pf_ahead_group)(w, NC);
 
 #if NLA_VBYTES >= 32
-    const int64_t w = kl + ku + 1;
     L(ncmask) masks[LT_VL];
 
     if (NC > 1) /* (L(gbmv_n_streams)' single columns: the general path) */
@@ -1210,7 +1216,7 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
         LT_T xs[8];
         int64_t r0[8], r1[8];
 
-        L(prefetch_cols)(ab, ldab, kl + ku + 1, n, j + ahead, NC);
+        L(prefetch_cols)(ab, ldab, w, n, j + ahead, NC);
 #if NLA_VBYTES >= 32
         if (NC > 1 && nc == NC && j - ku >= lo && j + NC + kl <= hi) {
             const int64_t ph = (j - ku - lo) % LT_VL, ib = j - ku - ph;
@@ -1234,7 +1240,7 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
                         for (int q = 0; q < NC; q++)
                             t = L(madd)(t, LOADU(pv + q * (ldab - 1)), xv[q]);
                     } else {
-                        const L(lmask) *m = mt->m[v < mt->hv ? v : mt->hv + v - mt->tv];
+                        const L(lmask) *m = L(ncmask_of)(mt, v);
                         UNROLL
                         for (int q = 0; q < NC; q++)
                             t = L(fma_vm)(t, L(loadu_reg)(pv + q * (ldab - 1)), xv[q], m[q]);

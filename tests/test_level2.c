@@ -766,15 +766,17 @@ static void X(gbmv_threads)(void)
        bands that one thread sums by row vectors and two by columns
        (double 17 and float 33 diagonals, on the zen5 profile), or one
        thread two vectors of rows at a time and two one at a time (double
-       9 and float 17 diagonals), or one thread four streams and two the
-       column form (70 + 41 diagonals on the zen3 profile), which must
-       agree bit for bit */
+       9 and float 17 diagonals on the zen3 profile; double 14 and float
+       29 on zen5), or one thread four streams and two the column form
+       (70 + 41 diagonals on the zen3 profile), which must agree bit for
+       bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
                                          { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },
-                                         { 9000, 9001, 4, 4 } };
+                                         { 9000, 9001, 4, 4 },   { 7000, 7001, 7, 6 },
+                                         { 7000, 7003, 14, 14 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
-    for (int s = 0; s < 7; s++)
+    for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {
             c.m = shapes[s][0];
             c.n = shapes[s][1];

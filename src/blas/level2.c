@@ -139,7 +139,22 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * less than the column form once columns reach about 120 bytes (medians
  * of 9, GB/s, rows vs columns: float w = 29 46.9 vs 37.7, w = 31 17.6 vs
  * 39.1, w = 33 31.7-38.1 vs 41.3-46.0, w = 35 38.0 vs 42.7; double w = 25
- * 36.4 vs 40.7).  Trans: the transposed form up to 256-byte columns (the
+ * 36.4 vs 40.7).  That form takes two vectors of rows at a time
+ * (L(gbmv_n_rowpairs)) wherever it runs on one thread, and with a team
+ * for columns under 108 bytes.  One vector at a time is bound by its one
+ * chain of multiply-adds: in the L3 (n = 2^14, GB/s, one vector vs two)
+ * one thread double w = 17 27-29 vs 60, w = 25 41-42 vs 77, float w = 33
+ * 33 vs 70-74; two threads double w = 9 27 vs 76-81, as slow as from
+ * memory.  From memory (n = 2^20, paired medians of 7-11, two to four
+ * runs, two vectors against one): one thread double w = 13 1.10-1.13x,
+ * w = 15 0.97-0.99x, w = 17 0.95-1.0x; float w = 25 1.15-1.25x, w = 29
+ * 1.13-1.16x, w = 33 1.0-1.23x, w = 37 0.97-1.0x; two threads double
+ * w = 9 1.02-1.29x, w = 11 1.06-1.08x, w = 13 1.05-1.08x; float w = 17
+ * 1.15-1.27x, w = 21 1.15-1.17x, w = 25 1.05-1.11x, but w = 29 (116
+ * bytes) 0.88-1.03x.  The AVX2 kernels gain alike on this profile (forced
+ * on the same machine: one thread double w = 13 1.24x, float w = 33
+ * 1.05-1.07x; two threads double w = 9 1.08-1.23x, float w = 17
+ * 1.45-1.49x).  Trans: the transposed form up to 256-byte columns (the
  * aligned form's crossover: 200 to 260 bytes in both precisions); a
  * prefetch into L2 cost the aligned form 10-18%.
  *
@@ -174,7 +189,9 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * 11.8), their lane table kept smaller (L2_RV_MAXJ).
  *
  * zen3, measured on an AMD EPYC (Zen 3, family 19h model 1, 2 vCPUs, a
- * 32 MiB L3, AVX2): the zen5 thresholds, but the NoTrans column form and
+ * 32 MiB L3, AVX2): the zen5 thresholds (with zen5's earlier pairing of
+ * the row vectors: on one thread for columns under 96 bytes, with a team
+ * under 64; not re-measured on Zen 3), but the NoTrans column form and
  * the aligned Trans form read four streams (L(gbmv_n_streams),
  * L(gbmv_t_al_to)) while each holds 64 KiB of band.  A sum over 1 GiB on
  * one core (medians of 7) reads 16.6-16.8 GB/s as one sequential run,
@@ -195,7 +212,7 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  */
 static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN5] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
-                        .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
+                        .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = 108,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0 },
     [NLA_TUNE_XEON] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = INT64_MAX,
                         .rowvec_team_col_bytes = INT64_MAX,

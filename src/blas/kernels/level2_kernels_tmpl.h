@@ -28,8 +28,9 @@
  *             120 bytes), xeon while VL+w-1 <= 160: a vector of rows at a
  *             time, summing the column segments that cross it in
  *             registers, in the column form's order (AVX2, AVX-512: two
- *             vectors side by side, lane masks from a table, for zen5's
- *             narrow bands and all of xeon's);
+ *             vectors side by side, lane masks from a table, for all
+ *             of xeon's and zen5's bands, zen5 teams' under 108-byte
+ *             columns);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
  *             in L1, the interior passes' lane masks from a table by
@@ -1039,18 +1040,20 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
  * a time, then two):
  *   one thread, AVX-512: float w = 9 18.3, 39.6; w = 17 26.1, 38.1;
  *     w = 21 29.8, 36.3; double w = 9 25.2, 32.2; but double w = 13
- *     32.0, 28.2, hence L2_RV_PAIR_COL_BYTES;
+ *     32.0, 28.2 (then; see below);
  *   one thread, AVX2: float w = 9 14.8, 34.2; w = 17 21.7, 37.8;
  *     double w = 9 24.2, 34.6;
  *   two threads, in the host's usual state (about 45 GB/s between the
  *     two cores): float w = 9 34.6, 59.3-64.0 (its band nearly fits in
  *     L3), w = 13 41.5, 46.0, but w = 17 43.1-44.9, 37.0-38.5 and double
- *     w = 9 38.1-41.0, 33.8-37.3: where one chain keeps up with the
- *     memory, the pair reads less, so a zen5 team pairs only columns
- *     under 64 bytes (double then never pairs: this form starts at w = 9,
- *     72 bytes), one thread under 96.
- * On the Xeon one chain is the limit at every width the form takes, so
- * the xeon profile pairs them all (src/blas/level2.c).
+ *     w = 9 38.1-41.0, 33.8-37.3, which made zen5 teams pair only columns
+ *     under 64 bytes and one thread under 96 for a while.
+ * Measured again on a Zen 5 (December 2026) the pair won at those widths
+ * and more, and in the L3 read twice what one chain reads (double w = 9,
+ * two threads: 76-81 against 27 GB/s), so zen5 now pairs every width on
+ * one thread and columns under 108 bytes with a team (the figures are at
+ * the profiles, src/blas/level2.c).  On the Xeon one chain is the limit
+ * at every width the form takes, so the xeon profile pairs them all.
  * The pair gives each lane the same operations in the same order, so
  * the choice does not change the bits.
  */

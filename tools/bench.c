@@ -61,9 +61,10 @@ void nla_bench_usage(FILE *f)
           "                  (--quick: n=2^18, kl=ku=1,16)\n"
           "            spmv  n=1000,4000,8000, upper and lower (--quick: 2000)\n"
           "            (gemv, gbmv and spmv rows also give their fraction of the\n"
-          "            STREAM triad and of a read, plain, prefetched or as four\n"
-          "            runs in step, both measured in the same run and thread\n"
-          "            count)\n"
+          "            STREAM triad, sampled beside each of the row's samples,\n"
+          "            and of the best triad and of a read, plain, prefetched or\n"
+          "            as four runs in step, measured at the start; all in the\n"
+          "            same run and thread count)\n"
           "            fft   c2c and r2c n=2^6..2^22, c2c n=1000,1009,4093,10^5\n"
           "                  vs FFTW MEASURE; c2c 2^6..2^22 vs GSL radix-2\n"
           "                  (--quick: c2c 2^6,2^10,2^14,2^16, r2c 2^10,2^16,\n"
@@ -571,6 +572,7 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
                 bench_report_row(stdout, &res[nrows]);
             nrows++;
         }
+        bench_triad_free();
     }
     free(pass);
     if (cfg->json)

@@ -128,6 +128,11 @@ struct bench_result {
                                   rows), 0: not measured */
     double read_gbs;           /* read GB/s, likewise */
     double read_kinds[3];      /* its plain, prefetched and four-run reads */
+    double triad_paired;       /* the median of the triad samples taken with
+                                  the row's samples (GB/s rows with
+                                  stream_gbs), 0: none */
+    double stream_frac, ref_stream_frac; /* the medians of each side's sample
+                                  / the triad sample taken after it */
     long reps_nla, reps_ref;   /* calls per sample */
     char error[256];           /* a call failed: what it said */
 };
@@ -158,6 +163,11 @@ int bench_cuda_main(const struct bench_cuda_opts *o);
 /* bench_stream.c: the STREAM triad in GB/s (24 bytes per element, best
    of the repetitions) on `threads` OpenMP threads; 0 if out of memory. */
 double bench_stream_triad(int threads, int quick);
+/* One triad sample of at least min_s seconds (GB/s, counted alike), to
+   pair with a level-2 row's samples; its arrays are kept until
+   bench_triad_free. */
+double bench_triad_sample(int threads, int quick, double min_s);
+void bench_triad_free(void);
 /* The same for a read (the sum of one array as large as the triad's three,
    8 bytes per element), timed plain, with software prefetch, and as four
    runs a quarter of each thread's share apart, read a line of each in

@@ -257,8 +257,10 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
                           struct bench_result *r)
 {
     double work = r->c.op->work(&r->c) * 1e-9;
-    double *v = calloc(3 * (size_t)cfg->samples, sizeof *v);
-    double *pair = v + 2 * cfg->samples;
+    double *v = calloc(6 * (size_t)cfg->samples, sizeof *v);
+    double *pair = v + 2 * cfg->samples, *tri = v + 3 * cfg->samples;
+    double *frac = v + 4 * cfg->samples, *ref_frac = v + 5 * cfg->samples;
+    int paired_triad = r->stream_gbs > 0;
     long reps[2];
     nla_status st;
 
@@ -274,6 +276,14 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
             if ((st = time_batch(&sides[k], reps[k], &t)) != NLA_OK)
                 goto out;
             v[k * cfg->samples + i] = work * (double)reps[k] / t;
+            /* level-2 rows: a triad sample right after each pair, with the
+               cores awake, so that the row's fraction of the STREAM triad
+               is taken against the memory of the same moment (the best
+               triad of the run, taken once at its start, can be 1.5x what
+               the same host gives minutes later) */
+            if (k == 1 && paired_triad &&
+                (tri[i] = bench_triad_sample(cfg->threads, cfg->quick, cfg->min_sample_s)) <= 0)
+                paired_triad = 0;
         }
     /* the ratio of each libnla sample to the reference sample taken right
        after it, before the sort: a pair shares the machine's state, so a
@@ -283,6 +293,15 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
     for (int i = 0; i < cfg->samples; i++)
         pair[i] = v[i] / v[cfg->samples + i];
     r->ratio = stats_of(pair, cfg->samples).median;
+    if (paired_triad) {
+        for (int i = 0; i < cfg->samples; i++) {
+            frac[i] = v[i] / tri[i];
+            ref_frac[i] = v[cfg->samples + i] / tri[i];
+        }
+        r->stream_frac = stats_of(frac, cfg->samples).median;
+        r->ref_stream_frac = stats_of(ref_frac, cfg->samples).median;
+        r->triad_paired = stats_of(tri, cfg->samples).median;
+    }
     r->nla = stats_of(v, cfg->samples);
     r->ref = stats_of(v + cfg->samples, cfg->samples);
     r->ratio_medians = r->nla.median / r->ref.median;

@@ -67,6 +67,61 @@ double bench_stream_triad(int threads, int quick)
     return best;
 }
 
+/* The triad's arrays for bench_triad_sample, kept from call to call. */
+static double *tri_a, *tri_b, *tri_c;
+static size_t tri_n;
+
+void bench_triad_free(void)
+{
+    free(tri_a);
+    free(tri_b);
+    free(tri_c);
+    tri_a = tri_b = tri_c = NULL;
+    tri_n = 0;
+}
+
+/* One triad sample now, to pair with a level-2 row's samples: passes over
+   the triad's arrays (bench_stream_triad's sizes) until min_s has gone,
+   in GB/s as bench_stream_triad counts them; 0 without the memory. */
+double bench_triad_sample(int threads, int quick, double min_s)
+{
+    size_t n = quick ? STREAM_N / 2 : STREAM_N;
+    double t0, t;
+    long passes = 0;
+
+    if (threads < 1)
+        threads = 1;
+    if (tri_n != n) {
+        bench_triad_free();
+        tri_a = aligned_alloc(64, n * sizeof *tri_a);
+        tri_b = aligned_alloc(64, n * sizeof *tri_b);
+        tri_c = aligned_alloc(64, n * sizeof *tri_c);
+        if (!tri_a || !tri_b || !tri_c) {
+            bench_triad_free();
+            return 0;
+        }
+        tri_n = n;
+        /* first touch by the threads that will read them, as in STREAM */
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (size_t i = 0; i < n; i++) {
+            tri_a[i] = 1.0;
+            tri_b[i] = 2.0;
+            tri_c[i] = 0.5;
+        }
+    }
+    t0 = now();
+    do {
+        double *a = tri_a, s = 3.0 + (double)(passes & 7) * 1e-3;
+        const double *b = tri_b, *c = tri_c;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (size_t i = 0; i < n; i++)
+            a[i] = b[i] + s * c[i];
+        passes++;
+        t = now() - t0;
+    } while (t < min_s);
+    return 24.0 * (double)n * (double)passes / t * 1e-9;
+}
+
 /* Four independent sums of four lanes, each taking two 32-byte loads a
    line, compiled for AVX-512, AVX2 and the baseline and picked at load
    time: the memory, not the adder latency or the load width, sets the

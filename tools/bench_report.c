@@ -248,13 +248,13 @@ static void json_row(FILE *f, const struct bench_result *r)
         fputs(", \"ratio_hi\": ", f);
         json_num(f, r->ratio_hi);
     }
-    json_ceiling(f, r, r->stream_gbs, "stream_triad", "stream_best_fraction");
+    json_ceiling(f, r, r->stream_gbs, "stream_triad", "stream_fraction");
     if (r->timed && r->triad_paired > 0) {
         fputs(", \"stream_triad_paired\": ", f);
         json_num(f, r->triad_paired);
-        fputs(", \"stream_fraction\": ", f);
+        fputs(", \"stream_paired_fraction\": ", f);
         json_num(f, r->stream_frac);
-        fputs(", \"ref_stream_fraction\": ", f);
+        fputs(", \"ref_stream_paired_fraction\": ", f);
         json_num(f, r->ref_stream_frac);
     }
     json_ceiling(f, r, r->read_gbs, "stream_read", "read_fraction");

@@ -281,9 +281,17 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
                is taken against the memory of the same moment (the best
                triad of the run, taken once at its start, can be 1.5x what
                the same host gives minutes later) */
-            if (k == 1 && paired_triad &&
-                (tri[i] = bench_triad_sample(cfg->threads, cfg->quick, cfg->min_sample_s)) <= 0)
-                paired_triad = 0;
+            if (k == 1 && paired_triad) {
+                double w;
+                if ((tri[i] = bench_triad_sample(cfg->threads, cfg->quick,
+                                                 cfg->min_sample_s)) <= 0)
+                    paired_triad = 0;
+                /* the triad's 384 MiB have swept the caches: one untimed
+                   libnla call brings the row's data back, so that its next
+                   sample starts as warm as the reference's does */
+                else if ((st = time_batch(&sides[0], 1, &w)) != NLA_OK)
+                    goto out;
+            }
         }
     /* the ratio of each libnla sample to the reference sample taken right
        after it, before the sort: a pair shares the machine's state, so a

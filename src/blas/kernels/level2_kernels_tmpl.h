@@ -28,9 +28,9 @@
  *             120 bytes), xeon while VL+w-1 <= 160: a vector of rows at a
  *             time, summing the column segments that cross it in
  *             registers, in the column form's order (AVX2, AVX-512: two
- *             vectors side by side, lane masks from a table, for all
- *             of xeon's and zen5's bands, zen5 teams' under 108-byte
- *             columns);
+ *             vectors side by side, lane masks from a table: xeon
+ *             always; zen5 always on one thread, with a team for
+ *             columns under 108 bytes);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
  *             in L1, the interior passes' lane masks from a table by
@@ -1062,10 +1062,11 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
  *     w = 9 38.1-41.0, 33.8-37.3, which made zen5 teams pair only columns
  *     under 64 bytes and one thread under 96 for a while.
  * Measured again on a Zen 5 (December 2026) the pair won at those widths
- * and more, and in the L3 read twice what one chain reads (double w = 9,
- * two threads: 76-81 against 27 GB/s), so zen5 now pairs every width on
- * one thread and columns under 108 bytes with a team (the figures are at
- * the profiles, src/blas/level2.c).  On the Xeon one chain is the limit
+ * and at most others from memory, was about even at the rest (double
+ * w = 15 and 17, float w = 37: 0.95-1.0x), and in the L3 read twice what
+ * one chain reads (double w = 9, two threads: 76-81 against 27 GB/s), so
+ * zen5 now pairs every width on one thread and columns under 108 bytes
+ * with a team (the figures are at the profiles, src/blas/level2.c).  On the Xeon one chain is the limit
  * at every width the form takes, so the xeon profile pairs them all.
  * The pair gives each lane the same operations in the same order, so
  * the choice does not change the bits.

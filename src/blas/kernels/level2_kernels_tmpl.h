@@ -1066,8 +1066,9 @@ L(gbmv_n_rowpairs)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab, int64_t ld
  * w = 15 and 17, float w = 37: 0.95-1.0x), and in the L3 read twice what
  * one chain reads (double w = 9, two threads: 76-81 against 27 GB/s), so
  * zen5 now pairs every width on one thread and columns under 108 bytes
- * with a team (the figures are at the profiles, src/blas/level2.c).  On the Xeon one chain is the limit
- * at every width the form takes, so the xeon profile pairs them all.
+ * with a team (the figures are at the profiles, src/blas/level2.c).  On
+ * the Xeon one chain is the limit at every width the form takes, so the
+ * xeon profile pairs them all.
  * The pair gives each lane the same operations in the same order, so
  * the choice does not change the bits.
  */

@@ -191,6 +191,10 @@ L2_TUNE_TESTS(avx512, zen5)
 L2_TUNE_TESTS(avx512, xeon)
 L2_TUNE_TESTS(avx2, zen3)
 L2_TUNE_TESTS(avx512, zen3)
+L2_TUNE_TEST(avx2, zen5, d_col2, gbmv_col2_d)
+L2_TUNE_TEST(avx2, zen5, s_col2, gbmv_col2_s)
+L2_TUNE_TEST(avx512, zen5, d_col2, gbmv_col2_d)
+L2_TUNE_TEST(avx512, zen5, s_col2, gbmv_col2_s)
 L2_TUNE_TEST(avx2, zen3, d_tr_streams, gbmv_streams_d)
 L2_TUNE_TEST(avx2, zen3, s_tr_streams, gbmv_streams_s)
 L2_TUNE_TEST(avx512, zen3, d_tr_streams, gbmv_streams_d)
@@ -807,6 +811,33 @@ static void X(gbmv_streams)(void)
                     .incx = 1, .incy = 1 };
     c.m = c.n = sizeof(TT) == 8 ? 480000 : 500000;
     c.kl = c.ku = sizeof(TT) == 8 ? 4 : 8;
+    X(threads_case)(X(run_gbmv), &c);
+}
+
+/* NoTrans bands larger than the zen5 profile's n_col2_band_bytes (32 MiB),
+   whose column form scales y just ahead of its passes and takes two
+   columns a pass from 192-byte columns: a square band with kl == ku, one
+   with m > n, kl != ku and beta = 0, and one of 136 or 132-byte columns
+   (eight columns a pass; on the zen5 profile with two threads only, one
+   thread takes rows). */
+static void X(gbmv_col2)(void)
+{
+    X(l2case) c = { .routine = "gbmv", .trans = 0, .alpha = 0.7, .beta = 0.3,
+                    .incx = 1, .incy = 1 };
+    const int64_t k = sizeof(TT) == 8 ? 16 : 32; /* 264 or 260-byte columns */
+
+    c.m = c.n = 140000;
+    c.kl = c.ku = k;
+    X(threads_case)(X(run_gbmv), &c);
+    c.m = 140001;
+    c.n = 139000;
+    c.kl = k + 4;
+    c.ku = k - 3;
+    c.beta = 0; /* y's old values must go */
+    X(threads_case)(X(run_gbmv), &c);
+    c.beta = 0.3;
+    c.m = c.n = 260000;
+    c.kl = c.ku = k / 2;
     X(threads_case)(X(run_gbmv), &c);
 }
 

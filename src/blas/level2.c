@@ -210,10 +210,19 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * bytes stay transposed: aligned streams read 0.49x (float kl = 8),
  * 0.85x (float kl = 16) and 0.93x (double kl = 8) of it.
  */
+/* zen5: the NoTrans column form scales y as its passes reach it, and
+   takes two columns a pass from 192-byte columns, for bands of this many
+   bytes (the L3 of the machine measured; see L(gbmv_n_cols) in
+   level2_kernels_tmpl.h for the figures).  Not measured on the other
+   profiles, which scale y first and keep four or eight columns. */
+#ifndef L2_N_COL2_BAND_BYTES_ZEN5
+#define L2_N_COL2_BAND_BYTES_ZEN5 (32 * 1024 * 1024)
+#endif
 static const nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN5] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = 108,
-                        .t_al_bytes = 256, .t_al_pf_l2 = 0 },
+                        .t_al_bytes = 256, .t_al_pf_l2 = 0,
+                        .n_col2_band_bytes = L2_N_COL2_BAND_BYTES_ZEN5 },
     [NLA_TUNE_XEON] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = INT64_MAX,
                         .rowvec_team_col_bytes = INT64_MAX,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,

@@ -59,6 +59,11 @@ typedef struct nla_l2_tune {
                                       least this many bytes of band (0:
                                       never) ... */
     int64_t t_tr_stream_col_bytes; /* ... in columns of at least this */
+    int64_t n_col2_band_bytes;     /* NoTrans column form, bands of at
+                                      least this many bytes (0: none): y
+                                      scaled as the passes reach it, and
+                                      two columns a pass from columns of
+                                      L2_NC2_COL_BYTES on */
 } nla_l2_tune;
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \

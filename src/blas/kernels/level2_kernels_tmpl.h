@@ -33,8 +33,10 @@
  *             columns under 108 bytes);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
- *             in L1, the interior passes' lane masks from a table by
- *             the pass's phase against the vectors of y;
+ *             in L1 (zen5, bands beyond the L3: two), the interior
+ *             passes' lane masks from a table by the pass's phase
+ *             against the vectors of y, y scaled by beta just ahead of
+ *             the passes;
  *           Trans, wider, AVX2 and AVX-512: columns under the profile's
  *             t_al_bytes (256 zen5, 320 xeon) VL at a time, a vector of
  *             each transposed in registers into a vector of y (no
@@ -122,6 +124,7 @@ const nla_l2_kernels NLA_L2TAB = {
 #define VEC L(vec)
 #define UVEC L(uvec)
 #define INLINE static inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
 #define UNROLL _Pragma("GCC unroll 16")
 
 typedef LT_T VEC __attribute__((vector_size(NLA_VBYTES)));
@@ -1127,16 +1130,24 @@ INLINE VEC L(fma_lanes_u)(VEC acc, const LT_T *p, LT_T s, int64_t t0, int64_t t1
 /*
  * Column (axpy) form for wide bands: y[lo, hi) is scaled by beta, then
  * every column crossing those rows adds (alpha*x[j]) times its stored
- * segment, NC columns per pass (L(gbmv_n_cols) picks NC).  The storage
- * is read in address order, one stream.  The rows are cut on a fixed grid of vectors (multiples of
- * VL from row 0, which the aligned block bounds respect), and each column's
- * entries are loaded onto that grid, the two end vectors masked: y is
- * loaded and stored as whole grid vectors, the same addresses for every
- * column, so loads of y are forwarded from the stores before them.  Each
- * y[i] gets its columns in increasing j: the order is fixed by the shape.
+ * segment, NC columns per pass (L(gbmv_n_cols) picks NC).  For bands
+ * beyond the last-level cache on the profiles that say so, the scaling
+ * is done a stretch of L2_SCALE_AHEAD rows at a time, just before the
+ * passes reach it (LAZY), so that it costs no pass of its own over y in
+ * memory.  The storage is read in address order, one stream.  The rows
+ * are cut on a fixed grid of vectors (multiples of VL from row 0, which
+ * the aligned block bounds respect), and each column's entries are loaded
+ * onto that grid, the two end vectors masked: y is loaded and stored as
+ * whole grid vectors, the same addresses for every column, so loads of y
+ * are forwarded from the stores before them.  Each y[i] gets beta*y[i]
+ * and then its columns in increasing j: the order is fixed by the shape.
  *
  * Column j holds rows [j-ku, j+kl]; A(i, j) = ab[ku + i + j*(ldab-1)].
  */
+#ifndef L2_SCALE_AHEAD
+#define L2_SCALE_AHEAD 256
+#endif
+
 /* y[lo, hi) *= beta, stored as 0 when beta is 0 (y may hold NaN then) */
 INLINE void L(scale_rows)(LT_T *y, int64_t lo, int64_t hi, LT_T beta)
 {
@@ -1150,6 +1161,12 @@ INLINE void L(scale_rows)(LT_T *y, int64_t lo, int64_t hi, LT_T beta)
         for (; i < hi; i++)
             y[i] *= beta;
     }
+}
+
+/* the same, out of line: the column form's passes call it now and then */
+static NOINLINE void L(scale_ahead)(LT_T *y, int64_t lo, int64_t hi, LT_T beta)
+{
+    L(scale_rows)(y, lo, hi, beta);
 }
 
 #if NLA_VBYTES >= 32
@@ -1198,7 +1215,9 @@ INLINE void L(ncmask_fill)(L(ncmask) *mt, const int NC, int64_t ph, int64_t w)
 }
 #endif
 
-/* The columns [jb, je) that cross rows [lo, hi), y already scaled.  On
+/* The columns [jb, je) that cross rows [lo, hi): y already scaled, or
+   (LAZY) scaled from row *scaled on, which it scales as the passes reach
+   it, leaving in *scaled where that stopped.  On
    AVX2 and AVX-512, a pass of NC > 1 columns that all lie inside
    [lo, hi), whose vectors of y lie there whole and whose loads lie inside
    the storage takes its lane masks from a table by phase (L(ncmask)),
@@ -1210,14 +1229,16 @@ INLINE void L(ncmask_fill)(L(ncmask) *mt, const int NC, int64_t ph, int64_t w)
    at n = 2^20 two threads float kl = 16 1.2-1.3x, float kl = 32
    1.06-1.11x, one thread double kl = 64 1.02-1.08x, double kl = 16 and
    float kl = 64 0.93-1.06x from run to run (the read limit is near). */
-INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
+INLINE void L(gbmv_n_ncols)(const int NC, const int LAZY, int64_t n, int64_t kl, int64_t ku,
                             const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
-                            LT_T *y, int64_t lo, int64_t hi, int64_t jb, int64_t je)
+                            LT_T beta, int64_t *scaled, LT_T *y, int64_t lo, int64_t hi,
+                            int64_t jb, int64_t je)
 {
     const LT_T *last = ab + (n - 1) * ldab + (kl + ku + 1) - LT_VL;
     const int64_t w = kl + ku + 1;
     int64_t j = MAX(jb, MAX(0, lo - kl)), i;
     int64_t ahead = L(pf_ahead_group)(w, NC);
+    int64_t sc = LAZY ? *scaled : INT64_MAX; /* y[lo, sc) is scaled */
 
 #if NLA_VBYTES >= 32
     L(ncmask) masks[LT_VL];
@@ -1235,6 +1256,12 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
         int64_t r0[8], r1[8];
 
         L(prefetch_cols)(ab, ldab, w, n, j + ahead, NC);
+        /* the pass's grid vectors end before row j + NC + kl + VL */
+        if (LAZY && j + NC + kl + LT_VL > sc && sc < hi) {
+            int64_t to = MIN(hi, MAX(j + NC + kl + LT_VL, sc + L2_SCALE_AHEAD));
+            L(scale_ahead)(y, sc, to, beta);
+            sc = to;
+        }
 #if NLA_VBYTES >= 32
         if (NC > 1 && nc == NC && j - ku >= lo && j + NC + kl <= hi) {
             const int64_t ph = (j - ku - lo) % LT_VL, ib = j - ku - ph;
@@ -1306,25 +1333,65 @@ INLINE void L(gbmv_n_ncols)(const int NC, int64_t n, int64_t kl, int64_t ku,
                 L(storen)(y + i, t, nr);
         }
     }
+    if (LAZY)
+        *scaled = sc;
 }
 
 /* Eight columns a pass while a column is under L2_NC8_BYTES (short
    columns: the chain of loads and stores of y is then the limit), four for
    longer ones.  On Zen 5, one thread, double kl=ku=16 reads 30.0 GB/s with
    four and 32.7 with eight; kl=ku=64 35.0 with four, 26.8 with eight.
-   Each y[i] gets its columns in increasing j either way: the same bits. */
+   Bands of at least the profile's n_col2_band_bytes (zen5: beyond the
+   L3) scale y as the passes reach it, and from columns of
+   L2_NC2_COL_BYTES on take two columns a pass: each pass then reads one
+   run of two columns, which the hardware prefetchers follow better than
+   four or eight columns loaded a vector of each in turn (without the
+   software prefetch the eight read 13.6 GB/s here).  Zen 5, AVX-512,
+   paired medians of 9-15 rounds of tools/nla-ab:
+     - the scaling as the passes reach it, against a pass first, eight
+       columns a pass: double kl = 16, n = 2^20, one thread 1.02-1.05x;
+       but in the caches 0.93-0.98x (float kl = 64, n = 2^15, with chunks
+       of 256 to 4096 rows alike), hence only for large bands;
+     - two columns against eight (four for kl = 64), both scaling as they
+       go: one thread double kl = 16, n = 2^20 (277 MB) 1.05-1.06x (34.5
+       against 31.8 GB/s, a plain read 35.9), n = 2^18 (69 MB) 1.15-1.17x,
+       n = 2^17 (35 MB) 0.98-0.99x, n = 2^16 (17 MB, in the L3)
+       0.71-0.74x; float kl = 32 (260-byte columns) 1.08-1.12x, float
+       kl = 64 1.05x, double kl = 64 1.00x (one column a pass 1.03x, four
+       at kl = 16 1.04-1.09x); AVX2 forced, double kl = 16 1.08-1.14x; two
+       threads double kl = 16 1.01-1.07x, kl = 64 1.00x, but float
+       kl = 16 (132-byte columns) 0.92x.
+   Each y[i] gets beta*y[i] and then its columns in increasing j either
+   way: the same bits. */
 #ifndef L2_NC8_BYTES
 #define L2_NC8_BYTES 512
 #endif
+#ifndef L2_NC2_COL_BYTES
+#define L2_NC2_COL_BYTES 192
+#endif
 static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                           int64_t lo, int64_t hi)
+                           int64_t lo, int64_t hi, const nla_l2_tune *tune)
 {
-    L(scale_rows)(y, lo, hi, beta);
-    if ((kl + ku + 1) * (int64_t)sizeof(LT_T) < L2_NC8_BYTES)
-        L(gbmv_n_ncols)(8, n, kl, ku, ab, ldab, x, alpha, y, lo, hi, 0, n);
+    const int64_t col = (kl + ku + 1) * (int64_t)sizeof(LT_T);
+    int64_t sc = lo;
+
+    if (tune->n_col2_band_bytes <= 0 ||
+        (double)n * (double)col < (double)tune->n_col2_band_bytes) {
+        L(scale_rows)(y, lo, hi, beta);
+        if (col < L2_NC8_BYTES)
+            L(gbmv_n_ncols)(8, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, lo, hi, 0, n);
+        else
+            L(gbmv_n_ncols)(4, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, lo, hi, 0, n);
+        return;
+    }
+    if (col >= L2_NC2_COL_BYTES)
+        L(gbmv_n_ncols)(2, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
+    else if (col < L2_NC8_BYTES)
+        L(gbmv_n_ncols)(8, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
     else
-        L(gbmv_n_ncols)(4, n, kl, ku, ab, ldab, x, alpha, y, lo, hi, 0, n);
+        L(gbmv_n_ncols)(4, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
+    L(scale_rows)(y, sc, hi, beta); /* rows no column reaches */
 }
 
 #if NLA_VBYTES >= 32
@@ -1365,7 +1432,8 @@ static void L(gbmv_n_streams)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
 
     L(scale_rows)(y, lo, hi, beta);
     for (int k = 0; k < 4; k++)
-        L(gbmv_n_ncols)(1, n, kl, ku, ab, ldab, x, alpha, y, s[k], s[k + 1], 0, s[k] + ku);
+        L(gbmv_n_ncols)(1, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, s[k], s[k + 1], 0,
+                        s[k] + ku);
     for (int64_t c = 0; c < nc; c++) {
         const int64_t ph = c % LT_VL, b = c - ph, nv = (ph + w + LT_VL - 1) / LT_VL;
         const int64_t te = ph + w - (nv - 1) * LT_VL; /* lanes of the last vector */
@@ -1383,7 +1451,8 @@ static void L(gbmv_n_streams)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
         if (!inside) { /* near the ends of the storage: masked loads */
             for (int k = 0; k < 4; k++) {
                 int64_t j = s[k] + ku + c;
-                L(gbmv_n_ncols)(1, n, kl, ku, ab, ldab, x, alpha, y, s[k], s[k + 1], j, j + 1);
+                L(gbmv_n_ncols)(1, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, s[k],
+                                s[k + 1], j, j + 1);
             }
             continue;
         }
@@ -1409,7 +1478,7 @@ static void L(gbmv_n_streams)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
     }
     /* the rest of each segment: its columns from s + ku + nc on */
     for (int k = 0; k < 4; k++)
-        L(gbmv_n_ncols)(1, n, kl, ku, ab, ldab, x, alpha, y, s[k], s[k + 1],
+        L(gbmv_n_ncols)(1, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, s[k], s[k + 1],
                         s[k] + ku + nc, n);
 }
 #endif
@@ -1448,7 +1517,7 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     else if (rowvec)
         L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, team, tune);
     else
-        L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+        L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune);
 }
 
 #if NLA_VBYTES >= 32
@@ -2171,6 +2240,7 @@ static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64
 #undef L2_PERM2Z
 #undef UVEC
 #undef INLINE
+#undef NOINLINE
 #undef UNROLL
 #undef SPLAT
 #undef LOADU

@@ -4,7 +4,7 @@ references: gemv N/T, gbmv N/T and spmv U/L, double and float.
 ISA=avx512 runs that table under the emulator (x86emu.py); any other
 table (avx2, generic) runs natively, the control.  For gbmv every
 tuning profile's thresholds are tried, so that each band form runs; the
-zen3 rows are also run in thread blocks (lo, hi) and must give the same
+zen3 and zen5small rows are also run in thread blocks (lo, hi) and must give the same
 bits (src/blas/kernels/level2_kernels.h).  Arrays sit against unmapped
 pages in the emulator, so a read outside them fails the case.  Run by
 tools/emu/run.sh; QUICK=1 drops the large sizes, SEED picks the inputs,
@@ -31,15 +31,18 @@ TABLE = emu.LIB.emu_l2_table(TABLES[ISA])
 
 # nla_l2_tune (level2_kernels.h), each profile as src/blas/level2.c sets it;
 # zen3small streams from 2 KiB (and the transposed Trans form's runs from 2
-# KiB of band) so that the small cases take those forms too
+# KiB of band) so that the small cases take those forms too; zen5small
+# takes the NoTrans column form's large-band path (y scaled as the passes
+# reach it, two columns a pass from 192-byte columns) at every size
 BIG = (1 << 63) - 1
 PROFILES = {
-    "zen5": (12 << 20, 8192, 120, 96, 64, 0, 256, 0, 0, 0, 0, 0, 0, 0),
-    "xeon": (12 << 20, BIG, BIG, BIG, BIG, 1, 320, 1, 1, 0, 0, 0, 0, 0),
-    "zen3": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 65536, 100, 12 << 20, 32 << 20, 64),
-    "zen3small": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 2048, 100, 0, 2048, 64),
+    "zen5": (12 << 20, 8192, 120, 96, 64, 0, 256, 0, 0, 0, 0, 0, 0, 0, 32 << 20),
+    "xeon": (12 << 20, BIG, BIG, BIG, BIG, 1, 320, 1, 1, 0, 0, 0, 0, 0, 0),
+    "zen3": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 65536, 100, 12 << 20, 32 << 20, 64, 0),
+    "zen3small": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 2048, 100, 0, 2048, 64, 0),
+    "zen5small": (12 << 20, 8192, 120, 96, 64, 0, 256, 0, 0, 0, 0, 0, 0, 0, 1),
 }
-TUNE_FMT = "<5qi4xqii5q"
+TUNE_FMT = "<5qi4xqii6q"
 emu.LIB.emu_l2_tune_size.restype = C.c_size_t
 if emu.LIB.emu_l2_tune_size() != struct.calcsize(TUNE_FMT):
     sys.exit("l2check.py: nla_l2_tune changed; update TUNE_FMT and PROFILES")
@@ -228,7 +231,7 @@ def cases(rng, quick):
                     for ldx, prof in [(ldx, prof) for prof in PROFILES
                                       for ldx in ((0, 2) if kl + ku < 8 else ((kl + ku) % 3,))]:
                         splits = [[0, ly]]
-                        if prof == "zen3":  # thread blocks start at multiples of 64
+                        if prof in ("zen3", "zen5small"):  # blocks start at multiples of 64
                             splits += [[0, ly // 128 * 64, ly], [0, 64, 128, ly]]
                         for team in (1, 2):
                             gbmv_case(rng, p, trans, m, n, kl, ku, ldx, prof,

@@ -157,7 +157,10 @@ L2_TESTS(avx512)
    streams once a quarter of a thread's range holds 64 KiB of band (the
    threads and placement shapes of 3000 and more rows or columns), and
    the transposed Trans form as three on one thread from 32 MiB of band
-   (gbmv_streams, zen3 only). */
+   (gbmv_streams, zen3 only); zen5 scales y as the NoTrans column form's
+   passes reach it, two columns a pass, in bands of 128 MiB and more
+   (gbmv_col2, zen5 only, the threshold lowered to 1 MiB by
+   NLA_L2_COL2_BYTES). */
 #define L2_TUNE_INIT(isa, tune)                                                \
     static void isa_##isa##_##tune(void)                                       \
     {                                                                          \
@@ -191,10 +194,24 @@ L2_TUNE_TESTS(avx512, zen5)
 L2_TUNE_TESTS(avx512, xeon)
 L2_TUNE_TESTS(avx2, zen3)
 L2_TUNE_TESTS(avx512, zen3)
-L2_TUNE_TEST(avx2, zen5, d_col2, gbmv_col2_d)
-L2_TUNE_TEST(avx2, zen5, s_col2, gbmv_col2_s)
-L2_TUNE_TEST(avx512, zen5, d_col2, gbmv_col2_d)
-L2_TUNE_TEST(avx512, zen5, s_col2, gbmv_col2_s)
+#define L2_COL2_TEST(isa, name, body)                                          \
+    static void col2_##isa##_##name(void)                                      \
+    {                                                                          \
+        isa_force(#isa);                                                       \
+        setenv("NLA_CPU_TUNE", "zen5", 1);                                     \
+        setenv("NLA_L2_COL2_BYTES", "1048576", 1);                             \
+    }                                                                          \
+    Test(tune_zen5_##isa, name, .init = col2_##isa##_##name)                   \
+    {                                                                          \
+        require_isa(#isa);                                                     \
+        cr_assert(strncmp(nla_cpu_tuning(), "zen5: ", 6) == 0,                 \
+                  "profile zen5 not forced: %s", nla_cpu_tuning());            \
+        body();                                                                \
+    }
+L2_COL2_TEST(avx2, d_col2, gbmv_col2_d)
+L2_COL2_TEST(avx2, s_col2, gbmv_col2_s)
+L2_COL2_TEST(avx512, d_col2, gbmv_col2_d)
+L2_COL2_TEST(avx512, s_col2, gbmv_col2_s)
 L2_TUNE_TEST(avx2, zen3, d_tr_streams, gbmv_streams_d)
 L2_TUNE_TEST(avx2, zen3, s_tr_streams, gbmv_streams_s)
 L2_TUNE_TEST(avx512, zen3, d_tr_streams, gbmv_streams_d)
@@ -814,29 +831,33 @@ static void X(gbmv_streams)(void)
     X(threads_case)(X(run_gbmv), &c);
 }
 
-/* NoTrans bands larger than the zen5 profile's n_col2_band_bytes (32 MiB),
-   whose column form scales y just ahead of its passes and takes two
-   columns a pass from 192-byte columns: a square band with kl == ku, one
-   with m > n, kl != ku and beta = 0, and one of 136 or 132-byte columns
-   (eight columns a pass; on the zen5 profile with two threads only, one
-   thread takes rows). */
+/* NoTrans bands larger than the zen5 profile's n_col2_band_bytes (set to
+   1 MiB by the tests' NLA_L2_COL2_BYTES), whose column form scales y just
+   ahead of its passes and takes two columns a pass from 192-byte columns:
+   a square band with kl == ku, one with m > n, kl != ku and beta = 0, one
+   with m < n, and one of 136 or 132-byte columns (eight columns a pass;
+   on the zen5 profile with two threads only, one thread takes rows). */
 static void X(gbmv_col2)(void)
 {
     X(l2case) c = { .routine = "gbmv", .trans = 0, .alpha = 0.7, .beta = 0.3,
                     .incx = 1, .incy = 1 };
     const int64_t k = sizeof(TT) == 8 ? 16 : 32; /* 264 or 260-byte columns */
 
-    c.m = c.n = 140000;
+    c.m = c.n = 20000;
     c.kl = c.ku = k;
     X(threads_case)(X(run_gbmv), &c);
-    c.m = 140001;
-    c.n = 139000;
+    c.m = 20001;
+    c.n = 19000;
     c.kl = k + 4;
     c.ku = k - 3;
     c.beta = 0; /* y's old values must go */
     X(threads_case)(X(run_gbmv), &c);
+    c.beta = 1;
+    c.m = 15000;
+    c.n = 20000;
+    X(threads_case)(X(run_gbmv), &c);
     c.beta = 0.3;
-    c.m = c.n = 260000;
+    c.m = c.n = 40000;
     c.kl = c.ku = k / 2;
     X(threads_case)(X(run_gbmv), &c);
 }

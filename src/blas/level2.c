@@ -72,16 +72,24 @@
 static double l2_thread_work = L2_THREAD_WORK_DEFAULT;
 static pthread_once_t l2_thread_once = PTHREAD_ONCE_INIT;
 
-static void l2_thread_init(void)
+/* The environment variable name as a number >= 0 in *v; 0 when it is
+   unset, empty or not such a number. */
+static int l2_env_number(const char *name, double *v)
 {
-    const char *env = getenv("NLA_L2_THREAD_MIN");
+    const char *env = getenv(name);
     char *end;
-    double v;
 
     if (!env || !*env)
-        return;
-    v = strtod(env, &end);
-    if (*end == '\0' && v >= 0)
+        return 0;
+    *v = strtod(env, &end);
+    return *end == '\0' && *v >= 0;
+}
+
+static void l2_thread_init(void)
+{
+    double v;
+
+    if (l2_env_number("NLA_L2_THREAD_MIN", &v))
         l2_thread_work = v;
 }
 
@@ -212,13 +220,16 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  */
 /* zen5: the NoTrans column form scales y as its passes reach it, and
    takes two columns a pass from 192-byte columns, for bands of this many
-   bytes (the L3 of the machine measured; see L(gbmv_n_cols) in
+   bytes (four times the L3 of the machine measured: bands of 35 to 69 MB
+   that the L3 partly keeps lost there; see L(gbmv_n_cols) in
    level2_kernels_tmpl.h for the figures).  Not measured on the other
-   profiles, which scale y first and keep four or eight columns. */
+   profiles, which scale y first and keep four or eight columns.
+   NLA_L2_COL2_BYTES (bytes, 0: never) overrides it on every profile, for
+   tests and tuning. */
 #ifndef L2_N_COL2_BAND_BYTES_ZEN5
-#define L2_N_COL2_BAND_BYTES_ZEN5 (32 * 1024 * 1024)
+#define L2_N_COL2_BAND_BYTES_ZEN5 (128 * 1024 * 1024)
 #endif
-static const nla_l2_tune l2_tunes[] = {
+static nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN5] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = 108,
                         .t_al_bytes = 256, .t_al_pf_l2 = 0,
@@ -235,8 +246,21 @@ static const nla_l2_tune l2_tunes[] = {
                         .t_tr_stream_bytes = L2_TR_STREAM_BYTES_ZEN3, .t_tr_stream_col_bytes = 64 },
 };
 
+static pthread_once_t l2_tune_once = PTHREAD_ONCE_INIT;
+
+static void l2_tune_init(void)
+{
+    double v;
+
+    if (!l2_env_number("NLA_L2_COL2_BYTES", &v))
+        return;
+    for (size_t k = 0; k < sizeof l2_tunes / sizeof l2_tunes[0]; k++)
+        l2_tunes[k].n_col2_band_bytes = v < 9e18 ? (int64_t)v : INT64_MAX;
+}
+
 const nla_l2_tune *nla_l2_tune_get(void)
 {
+    pthread_once(&l2_tune_once, l2_tune_init);
     return &l2_tunes[nla_cpu_tune_id()];
 }
 

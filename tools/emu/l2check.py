@@ -4,12 +4,13 @@ references: gemv N/T, gbmv N/T and spmv U/L, double and float.
 ISA=avx512 runs that table under the emulator (x86emu.py); any other
 table (avx2, generic) runs natively, the control.  For gbmv every
 tuning profile's thresholds are tried, so that each band form runs; the
-zen3 and zen5small rows are also run in thread blocks (lo, hi) and must give the same
-bits (src/blas/kernels/level2_kernels.h).  Arrays sit against unmapped
-pages in the emulator, so a read outside them fails the case.  Run by
-tools/emu/run.sh; QUICK=1 drops the large sizes, SEED picks the inputs,
-EMU_COVER=1 reports the instructions of each function that ran, and
-EMU_COVER=lines also the source lines of those that did not (addr2line)."""
+zen3 and zen5small rows are also run in thread blocks (lo, hi) and must
+give the same bits (src/blas/kernels/level2_kernels.h).  Arrays sit
+against unmapped pages in the emulator, so a read outside them fails
+the case.  Run by tools/emu/run.sh; QUICK=1 drops the large sizes, SEED
+picks the inputs, EMU_COVER=1 reports the instructions of each function
+that ran, and EMU_COVER=lines also the source lines of those that did
+not (addr2line)."""
 import ctypes as C
 import os
 import re
@@ -36,11 +37,11 @@ TABLE = emu.LIB.emu_l2_table(TABLES[ISA])
 # reach it, two columns a pass from 192-byte columns) at every size
 BIG = (1 << 63) - 1
 PROFILES = {
-    "zen5": (12 << 20, 8192, 120, 96, 64, 0, 256, 0, 0, 0, 0, 0, 0, 0, 32 << 20),
+    "zen5": (12 << 20, 8192, 120, BIG, 108, 0, 256, 0, 0, 0, 0, 0, 0, 0, 128 << 20),
     "xeon": (12 << 20, BIG, BIG, BIG, BIG, 1, 320, 1, 1, 0, 0, 0, 0, 0, 0),
     "zen3": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 65536, 100, 12 << 20, 32 << 20, 64, 0),
     "zen3small": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 2048, 100, 0, 2048, 64, 0),
-    "zen5small": (12 << 20, 8192, 120, 96, 64, 0, 256, 0, 0, 0, 0, 0, 0, 0, 1),
+    "zen5small": (12 << 20, 8192, 120, BIG, 108, 0, 256, 0, 0, 0, 0, 0, 0, 0, 1),
 }
 TUNE_FMT = "<5qi4xqii6q"
 emu.LIB.emu_l2_tune_size.restype = C.c_size_t
@@ -219,7 +220,7 @@ def cases(rng, quick):
         widths = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (0, 3), (2, 2), (2, 3), (3, 3),
                   (3, 4), (4, 4), (5, 2), (4, 5), (5, 5), (6, 5), (6, 6), (7, 7), (8, 8),
                   (5, 11), (12, 11), (15, 15), (16, 16), (20, 12), (31, 31), (32, 32),
-                  (24, 23), (40, 23), (64, 64)]
+                  (24, 23), (40, 23), (64, 64), (0, 40), (40, 0)]
         sizes = [(300, 300), (301, 250), (250, 301)] + ([] if quick else [(2400, 2400)])
         for kl, ku in widths:
             for m, n in sizes:

@@ -33,10 +33,10 @@
  *             columns under 108 bytes);
  *           NoTrans, wider: by columns (axpy form), eight (short
  *             columns) or four per pass over a window of y that stays
- *             in L1 (zen5, bands beyond the L3: two), the interior
- *             passes' lane masks from a table by the pass's phase
- *             against the vectors of y, y scaled by beta just ahead of
- *             the passes;
+ *             in L1, the interior passes' lane masks from a table by
+ *             the pass's phase against the vectors of y; on zen5, bands
+ *             of n_col2_band_bytes and more scale y just ahead of the
+ *             passes and take two columns a pass from 192-byte columns;
  *           Trans, wider, AVX2 and AVX-512: columns under the profile's
  *             t_al_bytes (256 zen5, 320 xeon) VL at a time, a vector of
  *             each transposed in registers into a vector of y (no
@@ -1341,8 +1341,8 @@ INLINE void L(gbmv_n_ncols)(const int NC, const int LAZY, int64_t n, int64_t kl,
    columns: the chain of loads and stores of y is then the limit), four for
    longer ones.  On Zen 5, one thread, double kl=ku=16 reads 30.0 GB/s with
    four and 32.7 with eight; kl=ku=64 35.0 with four, 26.8 with eight.
-   Bands of at least the profile's n_col2_band_bytes (zen5: beyond the
-   L3) scale y as the passes reach it, and from columns of
+   Bands of at least the profile's n_col2_band_bytes (zen5: four times
+   the L3) scale y as the passes reach it, and from columns of
    L2_NC2_COL_BYTES on take two columns a pass: each pass then reads one
    run of two columns, which the hardware prefetchers follow better than
    four or eight columns loaded a vector of each in turn (without the
@@ -1360,7 +1360,13 @@ INLINE void L(gbmv_n_ncols)(const int NC, const int LAZY, int64_t n, int64_t kl,
        kl = 64 1.05x, double kl = 64 1.00x (one column a pass 1.03x, four
        at kl = 16 1.04-1.09x); AVX2 forced, double kl = 16 1.08-1.14x; two
        threads double kl = 16 1.01-1.07x, kl = 64 1.00x, but float
-       kl = 16 (132-byte columns) 0.92x.
+       kl = 16 (132-byte columns) 0.92x;
+     - the same later, with the machine's memory slower (a plain read
+       26 GB/s, not 35-40), both against the form before (eight columns,
+       y scaled first): double kl = 16, n = 2^17 (35 MB) one thread
+       0.72-0.75x, two 0.74-0.79x; 2^18 (69 MB) 0.84-0.87x and
+       0.94-1.02x; 2^19 (138 MB) 0.93-0.95x and 1.01-1.02x; 2^20
+       0.92-1.01x (all near the read): hence bands of four times the L3.
    Each y[i] gets beta*y[i] and then its columns in increasing j either
    way: the same bits. */
 #ifndef L2_NC8_BYTES
@@ -1369,15 +1375,16 @@ INLINE void L(gbmv_n_ncols)(const int NC, const int LAZY, int64_t n, int64_t kl,
 #ifndef L2_NC2_COL_BYTES
 #define L2_NC2_COL_BYTES 192
 #endif
-static void L(gbmv_n_cols)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t lo, int64_t hi, const nla_l2_tune *tune)
 {
     const int64_t col = (kl + ku + 1) * (int64_t)sizeof(LT_T);
+    const int64_t ncols = MIN(n, m + ku); /* the columns holding rows of A */
     int64_t sc = lo;
 
     if (tune->n_col2_band_bytes <= 0 ||
-        (double)n * (double)col < (double)tune->n_col2_band_bytes) {
+        (double)ncols * (double)col < (double)tune->n_col2_band_bytes) {
         L(scale_rows)(y, lo, hi, beta);
         if (col < L2_NC8_BYTES)
             L(gbmv_n_ncols)(8, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, lo, hi, 0, n);
@@ -1517,7 +1524,7 @@ static void L(gbmv_n)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     else if (rowvec)
         L(gbmv_n_rowvec)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, team, tune);
     else
-        L(gbmv_n_cols)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune);
+        L(gbmv_n_cols)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune);
 }
 
 #if NLA_VBYTES >= 32

@@ -15,6 +15,7 @@
  *   ref   the CBLAS reference this was configured with (cblas_?OP);
  *   read  nla bench's plain read over the matrix's bytes, the ceiling of
  *         the one-stream kernels;
+ *   readpf the same read with a software prefetch 4 KiB ahead;
  *   read4 its four-run read (tools/bench_stream.c): each thread's share
  *         in quarters, a line of each in turn, the four-stream kernels'
  *         ceiling.
@@ -65,7 +66,7 @@ typedef nla_status (*sspmv_fn)(nla_context *, nla_uplo, int64_t, float, const fl
 typedef nla_status (*create_fn)(nla_context **, nla_backend);
 typedef nla_status (*threads_fn)(nla_context *, int);
 
-enum kind { LIB_NLA, LIB_REF, LIB_READ, LIB_READ4 };
+enum kind { LIB_NLA, LIB_REF, LIB_READ, LIB_READ4, LIB_READPF };
 
 struct side {
     const char *spec;
@@ -157,6 +158,8 @@ static void call(const struct side *sd)
         read_matrix(BENCH_READ_PLAIN);
     else if (sd->kind == LIB_READ4)
         read_matrix(BENCH_READ_RUNS);
+    else if (sd->kind == LIB_READPF)
+        read_matrix(BENCH_READ_PREFETCHED);
     else if (sd->kind == LIB_REF)
         call_ref();
     else
@@ -301,7 +304,7 @@ int main(int argc, char **argv)
     if (argc < 7 || (strcmp(argv[1], "gbmv") && strcmp(argv[1], "gemv") &&
                      strcmp(argv[1], "spmv"))) {
         fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv d|s N|T|U|L THREADS REPS "
-                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|read4...\n"
+                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|readpf|read4...\n"
                         "  environment: N, KL (gbmv), SETTLE (ms), AOFF, XOFF, YOFF (bytes)\n");
         return 2;
     }
@@ -378,6 +381,8 @@ int main(int argc, char **argv)
             sd->kind = LIB_READ;
         else if (!strcmp(sd->spec, "read4"))
             sd->kind = LIB_READ4;
+        else if (!strcmp(sd->spec, "readpf"))
+            sd->kind = LIB_READPF;
         else if (!strcmp(sd->spec, "ref"))
             sd->kind = LIB_REF;
         else if (!(sd->spec_buf = strdup(sd->spec)) ||
@@ -391,7 +396,8 @@ int main(int argc, char **argv)
     /* every y against the first library's */
     for (int i = 0; i < nsides; i++) {
         double diff = 0, big = 0;
-        if (sides[i].kind == LIB_READ || sides[i].kind == LIB_READ4)
+        if (sides[i].kind == LIB_READ || sides[i].kind == LIB_READ4 ||
+            sides[i].kind == LIB_READPF)
             continue;
         memcpy(P.y, P.y0, (size_t)P.n * P.esz);
         call(&sides[i]);

@@ -44,7 +44,7 @@
 #define L2_SPMV_PF_BYTES_ZEN3 (12 * 1024 * 1024)
 #endif
 /* The zen3 profile's three runs for the transposed Trans form (Trans
-   columns of 9 entries up to t_al_bytes, L(gbmv_t_tr)), on one thread,
+   columns of 9 entries up to t_al_bytes_s/_d, L(gbmv_t_tr)), on one thread,
    from bands of this many bytes and columns of 64 bytes.  Zen 3, AVX2,
    one thread, medians of 11-15 rounds of tools/nla-ab, paired, one run
    -> three (GB/s): n = 2^20, float kl = 16 (132-byte columns) 11.3 ->
@@ -162,9 +162,17 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * bytes) 0.88-1.03x.  The AVX2 kernels gain alike on this profile (forced
  * on the same machine: one thread double w = 13 1.24x, float w = 33
  * 1.05-1.07x; two threads double w = 9 1.08-1.23x, float w = 17
- * 1.45-1.49x).  Trans: the transposed form up to 256-byte columns (the
- * aligned form's crossover: 200 to 260 bytes in both precisions); a
- * prefetch into L2 cost the aligned form 10-18%.
+ * 1.45-1.49x).  Trans: the transposed form to columns of 64 entries,
+ * the aligned form from there (512 bytes double, 256 float; a prefetch
+ * into L2 cost the aligned form 10-18%).  Paired medians of 11 rounds of
+ * tools/nla-ab, n = 2^20, one thread, transposed over aligned: AVX-512
+ * double w = 33 (264 bytes) 1.08-1.24x in three runs of four, 0.99-1.04x
+ * in one, w = 41 1.20-1.23x, w = 49 1.06-1.08x, w = 57 0.96-1.15x, w = 65
+ * 0.84-0.85x; AVX2 double w = 33 1.38-1.40x, w = 49 1.05-1.06x, w = 65
+ * 1.00-1.04x; AVX-512 float w = 33 1.70-1.77x, w = 49 1.33-1.37x, w = 65
+ * 0.88-0.92x, w = 97 0.89-0.90x.  Two threads, double w = 33 0.95-1.03x,
+ * w = 49 1.07-1.10x, w = 129 0.74-0.78x.  (An earlier measurement put
+ * the crossover at 200-260 bytes in both precisions, hence 256 before.)
  *
  * xeon, measured on an Intel Xeon (Emerald Rapids, 2 vCPUs, a 260 MiB L3,
  * one core reads 14-15 GB/s, two 25-30), n = 2^20, kl = ku, medians of
@@ -232,16 +240,16 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
 static nla_l2_tune l2_tunes[] = {
     [NLA_TUNE_ZEN5] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = 108,
-                        .t_al_bytes = 256, .t_al_pf_l2 = 0,
+                        .t_al_bytes_d = 512, .t_al_bytes_s = 256, .t_al_pf_l2 = 0,
                         .n_col2_band_bytes = L2_N_COL2_BAND_BYTES_ZEN5 },
     [NLA_TUNE_XEON] = { .gemv_cached_bytes = L2_GEMV_CACHED_BYTES, .rowvec_bytes = INT64_MAX,
                         .rowvec_team_col_bytes = INT64_MAX,
                         .rv_pair_col_bytes = INT64_MAX, .rv_pair_team_col_bytes = INT64_MAX,
-                        .rowvec_paired = 1, .t_al_bytes = 320, .t_al_pf_l2 = 1,
+                        .rowvec_paired = 1, .t_al_bytes_d = 320, .t_al_bytes_s = 320, .t_al_pf_l2 = 1,
                         .t_tr8_all = 1 },
     [NLA_TUNE_ZEN3] = { .gemv_cached_bytes = 0, .rowvec_bytes = 8192, .rowvec_team_col_bytes = 120,
                         .rv_pair_col_bytes = 96, .rv_pair_team_col_bytes = 64,
-                        .t_al_bytes = 256, .t_al_pf_l2 = 0, .stream_bytes = 65536,
+                        .t_al_bytes_d = 256, .t_al_bytes_s = 256, .t_al_pf_l2 = 0, .stream_bytes = 65536,
                         .stream_col_bytes = 100, .spmv_pf_bytes = L2_SPMV_PF_BYTES_ZEN3,
                         .t_tr_stream_bytes = L2_TR_STREAM_BYTES_ZEN3, .t_tr_stream_col_bytes = 64 },
 };

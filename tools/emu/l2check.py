@@ -37,13 +37,13 @@ TABLE = emu.LIB.emu_l2_table(TABLES[ISA])
 # reach it, two columns a pass from 192-byte columns) at every size
 BIG = (1 << 63) - 1
 PROFILES = {
-    "zen5": (12 << 20, 8192, 120, BIG, 108, 0, 256, 0, 0, 0, 0, 0, 0, 0, 128 << 20),
-    "xeon": (12 << 20, BIG, BIG, BIG, BIG, 1, 320, 1, 1, 0, 0, 0, 0, 0, 0),
-    "zen3": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 65536, 100, 12 << 20, 32 << 20, 64, 0),
-    "zen3small": (0, 8192, 120, 96, 64, 0, 256, 0, 0, 2048, 100, 0, 2048, 64, 0),
-    "zen5small": (12 << 20, 8192, 120, BIG, 108, 0, 256, 0, 0, 0, 0, 0, 0, 0, 1),
+    "zen5": (12 << 20, 8192, 120, BIG, 108, 0, 512, 256, 0, 0, 0, 0, 0, 0, 0, 128 << 20),
+    "xeon": (12 << 20, BIG, BIG, BIG, BIG, 1, 320, 320, 1, 1, 0, 0, 0, 0, 0, 0),
+    "zen3": (0, 8192, 120, 96, 64, 0, 256, 256, 0, 0, 65536, 100, 12 << 20, 32 << 20, 64, 0),
+    "zen3small": (0, 8192, 120, 96, 64, 0, 256, 256, 0, 0, 2048, 100, 0, 2048, 64, 0),
+    "zen5small": (12 << 20, 8192, 120, BIG, 108, 0, 512, 256, 0, 0, 0, 0, 0, 0, 0, 1),
 }
-TUNE_FMT = "<5qi4xqii6q"
+TUNE_FMT = "<5qi4x2qii6q"
 emu.LIB.emu_l2_tune_size.restype = C.c_size_t
 if emu.LIB.emu_l2_tune_size() != struct.calcsize(TUNE_FMT):
     sys.exit("l2check.py: nla_l2_tune changed; update TUNE_FMT and PROFILES")

@@ -40,8 +40,9 @@ typedef struct nla_l2_tune {
     int64_t rv_pair_team_col_bytes; /* ... with a team */
     int rowvec_paired;             /* by rows only where the pairs' lane
                                       table covers the band */
-    int64_t t_al_bytes;            /* Trans on aligned vectors from columns
-                                      of this many bytes */
+    int64_t t_al_bytes_d;          /* Trans on aligned vectors from columns
+                                      of this many bytes, double ... */
+    int64_t t_al_bytes_s;          /* ... and float */
     int t_al_pf_l2;                /* that form prefetches into L2, not L1 */
     int t_tr8_all;                 /* AVX-512 float: the narrower Trans
                                       bands all in slabs of 8 rows */

@@ -38,7 +38,8 @@
  *             of n_col2_band_bytes and more scale y just ahead of the
  *             passes and take two columns a pass from 192-byte columns;
  *           Trans, wider, AVX2 and AVX-512: columns under the profile's
- *             t_al_bytes (256 zen5, 320 xeon) VL at a time, a vector of
+ *             t_al_bytes_d or _s (double 512 zen5, 320 xeon; float 256
+ *             zen5, 320 xeon) VL at a time, a vector of
  *             each transposed in registers into a vector of y (no
  *             horizontal sums); longer ones one dot each, four at a
  *             time, on the vectors that are aligned in memory (masked at
@@ -1536,7 +1537,7 @@ INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 }
 
 /*
- * Trans, bands of at least the profile's t_al_bytes a column, on aligned
+ * Trans, bands of at least the profile's t_al_bytes_d or _s a column, on aligned
  * vectors.
  * Each stored column's dot with its window of x is taken over the vectors
  * of the storage that are aligned in memory, the first and the last
@@ -1745,7 +1746,7 @@ INLINE void L(transpose)(VEC *u)
 #undef L2_UNPAREN
 
 /*
- * Trans, short columns (9 entries up to t_al_bytes): VL columns at a
+ * Trans, short columns (9 entries up to t_al_bytes_d or _s): VL columns at a
  * time.  VL entries of each column are loaded as one vector (wherever the
  * column lies: any ldab) and the VL vectors transposed in registers, so
  * that vector r holds entry r of the VL columns; it sums against x shifted
@@ -2053,7 +2054,7 @@ static void L(gbmv_t)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
 
 #if NLA_VBYTES >= 32
-    if (w * (int64_t)sizeof(LT_T) >= tune->t_al_bytes) {
+    if (w * (int64_t)sizeof(LT_T) >= (LT_DOUBLE ? tune->t_al_bytes_d : tune->t_al_bytes_s)) {
         L(gbmv_t_al)(m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi, tune);
         return;
     }

@@ -1393,12 +1393,12 @@ static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
             L(gbmv_n_ncols)(4, 0, n, kl, ku, ab, ldab, x, alpha, beta, NULL, y, lo, hi, 0, n);
         return;
     }
+    /* (columns under L2_NC2_COL_BYTES are under L2_NC8_BYTES: eight) */
+    _Static_assert(L2_NC2_COL_BYTES <= L2_NC8_BYTES, "L2_NC2_COL_BYTES above L2_NC8_BYTES");
     if (col >= L2_NC2_COL_BYTES)
         L(gbmv_n_ncols)(2, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
-    else if (col < L2_NC8_BYTES)
-        L(gbmv_n_ncols)(8, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
     else
-        L(gbmv_n_ncols)(4, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
+        L(gbmv_n_ncols)(8, 1, n, kl, ku, ab, ldab, x, alpha, beta, &sc, y, lo, hi, 0, n);
     L(scale_rows)(y, sc, hi, beta); /* rows no column reaches */
 }
 

@@ -177,7 +177,7 @@ enum bench_read_kind { BENCH_READ_PLAIN, BENCH_READ_PREFETCHED, BENCH_READ_RUNS 
 double bench_stream_read(int threads, int quick, double kinds[3]);
 /* One untimed pass of one kind of that read over a[0, n) on `threads`
    threads, each its static share; returns the sum (for a sink).  Also the
-   read and read4 sides of tools/nla-ab. */
+   read, readpf and read4 sides of tools/nla-ab. */
 double bench_read_pass(const double *a, size_t n, int threads, enum bench_read_kind kind);
 
 /* bench_report.c */

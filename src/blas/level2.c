@@ -44,7 +44,7 @@
 #define L2_SPMV_PF_BYTES_ZEN3 (12 * 1024 * 1024)
 #endif
 /* The zen3 profile's three runs for the transposed Trans form (Trans
-   columns of 9 entries up to t_al_bytes_s/_d, L(gbmv_t_tr)), on one thread,
+   columns of 9 entries up to t_al_bytes_d or _s, L(gbmv_t_tr)), on one thread,
    from bands of this many bytes and columns of 64 bytes.  Zen 3, AVX2,
    one thread, medians of 11-15 rounds of tools/nla-ab, paired, one run
    -> three (GB/s): n = 2^20, float kl = 16 (132-byte columns) 11.3 ->
@@ -162,9 +162,9 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * bytes) 0.88-1.03x.  The AVX2 kernels gain alike on this profile (forced
  * on the same machine: one thread double w = 13 1.24x, float w = 33
  * 1.05-1.07x; two threads double w = 9 1.08-1.23x, float w = 17
- * 1.45-1.49x).  Trans: the transposed form to columns of 64 entries,
- * the aligned form from there (512 bytes double, 256 float; a prefetch
- * into L2 cost the aligned form 10-18%).  Paired medians of 11 rounds of
+ * 1.45-1.49x).  Trans: the transposed form below 64 entries a column,
+ * the aligned form from 64 (512 bytes double, 256 float; a prefetch into
+ * L2 cost the aligned form 10-18%).  Paired medians of 11 rounds of
  * tools/nla-ab, n = 2^20, one thread, transposed over aligned: AVX-512
  * double w = 33 (264 bytes) 1.08-1.24x in three runs of four, 0.99-1.04x
  * in one, w = 41 1.20-1.23x, w = 49 1.06-1.08x, w = 57 0.96-1.15x, w = 65
@@ -207,7 +207,8 @@ const nla_l2_kernels *nla_l2_kernels_get(void)
  * zen3, measured on an AMD EPYC (Zen 3, family 19h model 1, 2 vCPUs, a
  * 32 MiB L3, AVX2): the zen5 thresholds (with zen5's earlier pairing of
  * the row vectors: on one thread for columns under 96 bytes, with a team
- * under 64; not re-measured on Zen 3), but the NoTrans column form and
+ * under 64, and its earlier Trans crossover, 256 bytes in both
+ * precisions; not re-measured on Zen 3), but the NoTrans column form and
  * the aligned Trans form read four streams (L(gbmv_n_streams),
  * L(gbmv_t_al_to)) while each holds 64 KiB of band.  A sum over 1 GiB on
  * one core (medians of 7) reads 16.6-16.8 GB/s as one sequential run,

@@ -38,9 +38,9 @@
  *             of n_col2_band_bytes and more scale y just ahead of the
  *             passes and take two columns a pass from 192-byte columns;
  *           Trans, wider, AVX2 and AVX-512: columns under the profile's
- *             t_al_bytes_d or _s (double 512 zen5, 320 xeon; float 256
- *             zen5, 320 xeon) VL at a time, a vector of
- *             each transposed in registers into a vector of y (no
+ *             t_al_bytes_d or _s (double: zen5 512, xeon 320, zen3 256;
+ *             float: zen5 256, xeon 320, zen3 256) VL at a time, a vector
+ *             of each transposed in registers into a vector of y (no
  *             horizontal sums); longer ones one dot each, four at a
  *             time, on the vectors that are aligned in memory (masked at
  *             the column's ends), since split loads slow a read stream;
@@ -1537,8 +1537,8 @@ INLINE VEC L(fma_vv_lanes)(VEC acc, VEC a, VEC b, int64_t t0, int64_t t1)
 }
 
 /*
- * Trans, bands of at least the profile's t_al_bytes_d or _s a column, on aligned
- * vectors.
+ * Trans, bands of at least the profile's t_al_bytes_d or _s a column, on
+ * aligned vectors.
  * Each stored column's dot with its window of x is taken over the vectors
  * of the storage that are aligned in memory, the first and the last
  * masked to the column, so that no load of the stream splits a cache line;

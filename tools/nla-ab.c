@@ -66,11 +66,12 @@ typedef nla_status (*sspmv_fn)(nla_context *, nla_uplo, int64_t, float, const fl
 typedef nla_status (*create_fn)(nla_context **, nla_backend);
 typedef nla_status (*threads_fn)(nla_context *, int);
 
-enum kind { LIB_NLA, LIB_REF, LIB_READ, LIB_READ4, LIB_READPF };
+enum kind { LIB_NLA, LIB_REF, LIB_READ };
 
 struct side {
     const char *spec;
     enum kind kind;
+    enum bench_read_kind read;      /* LIB_READ: which of the bench's reads */
     void *handle;
     nla_context *ctx;
     void (*destroy)(nla_context *); /* this copy's nla_context_destroy */
@@ -152,14 +153,28 @@ static void call_ref(void)
     }
 }
 
+/* whether spec names one of the bench's reads, that read in *kind */
+static int read_kind(const char *spec, enum bench_read_kind *kind)
+{
+    static const struct {
+        const char *name;
+        enum bench_read_kind kind;
+    } reads[] = { { "read", BENCH_READ_PLAIN },
+                  { "readpf", BENCH_READ_PREFETCHED },
+                  { "read4", BENCH_READ_RUNS } };
+
+    for (size_t k = 0; k < sizeof reads / sizeof reads[0]; k++)
+        if (!strcmp(spec, reads[k].name)) {
+            *kind = reads[k].kind;
+            return 1;
+        }
+    return 0;
+}
+
 static void call(const struct side *sd)
 {
     if (sd->kind == LIB_READ)
-        read_matrix(BENCH_READ_PLAIN);
-    else if (sd->kind == LIB_READ4)
-        read_matrix(BENCH_READ_RUNS);
-    else if (sd->kind == LIB_READPF)
-        read_matrix(BENCH_READ_PREFETCHED);
+        read_matrix(sd->read);
     else if (sd->kind == LIB_REF)
         call_ref();
     else
@@ -377,12 +392,8 @@ int main(int argc, char **argv)
         sd->gbs = calloc((size_t)reps, sizeof *sd->gbs);
         if (!sd->gbs)
             return 1;
-        if (!strcmp(sd->spec, "read"))
+        if (read_kind(sd->spec, &sd->read))
             sd->kind = LIB_READ;
-        else if (!strcmp(sd->spec, "read4"))
-            sd->kind = LIB_READ4;
-        else if (!strcmp(sd->spec, "readpf"))
-            sd->kind = LIB_READPF;
         else if (!strcmp(sd->spec, "ref"))
             sd->kind = LIB_REF;
         else if (!(sd->spec_buf = strdup(sd->spec)) ||
@@ -396,8 +407,7 @@ int main(int argc, char **argv)
     /* every y against the first library's */
     for (int i = 0; i < nsides; i++) {
         double diff = 0, big = 0;
-        if (sides[i].kind == LIB_READ || sides[i].kind == LIB_READ4 ||
-            sides[i].kind == LIB_READPF)
+        if (sides[i].kind == LIB_READ)
             continue;
         memcpy(P.y, P.y0, (size_t)P.n * P.esz);
         call(&sides[i]);

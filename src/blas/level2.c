@@ -44,10 +44,10 @@
 #define L2_SPMV_PF_BYTES_ZEN3 (12 * 1024 * 1024)
 #endif
 /* The zen3 profile's three runs for the transposed Trans form (Trans
-   columns of 9 entries up to t_al_bytes_d or _s, L(gbmv_t_tr)), on one thread,
-   from bands of this many bytes and columns of 64 bytes.  Zen 3, AVX2,
-   one thread, medians of 11-15 rounds of tools/nla-ab, paired, one run
-   -> three (GB/s): n = 2^20, float kl = 16 (132-byte columns) 11.3 ->
+   columns of 9 entries up to t_al_bytes_d or _s, L(gbmv_t_tr)), on one
+   thread, from bands of this many bytes and columns of 64 bytes.  Zen 3,
+   AVX2, one thread, medians of 11-15 rounds of tools/nla-ab, paired, one
+   run -> three (GB/s): n = 2^20, float kl = 16 (132-byte columns) 11.3 ->
    15.6, 11.1 -> 15.4 (1.40x; four runs 1.16-1.27x, two 1.24-1.29x),
    double kl = 4 (72 bytes) 12.2 -> 15.4 (1.27x), double kl = 8 12.3 ->
    16.4 (1.27x), float kl = 8 (68 bytes) 1.31x; but float kl = 4 (36

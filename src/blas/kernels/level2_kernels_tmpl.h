@@ -1748,9 +1748,9 @@ INLINE void L(transpose)(VEC *u)
 /*
  * Trans, short columns (9 entries up to t_al_bytes_d or _s): VL columns at a
  * time.  VL entries of each column are loaded as one vector (wherever the
- * column lies: any ldab) and the VL vectors transposed in registers, so
- * that vector r holds entry r of the VL columns; it sums against x shifted
- * by r into a vector of y, with no horizontal sums and no per-column work.
+ * column lies: any ldab) and the VL vectors transposed in registers, so that
+ * vector r holds entry r of the VL columns; it sums against x shifted by r
+ * into a vector of y, with no horizontal sums and no per-column work.
  * Entries alternate between two sums.  The rows [0, wv) go by transposed
  * blocks; a remainder of at most L2_TR_TAIL entries (wv = w rounded down
  * to VL) is summed on its own (see below), a longer one as a last block

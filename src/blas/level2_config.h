@@ -1,0 +1,24 @@
+/*
+ * level2_config.h - the level-2 part of a CPU configuration (src/core/tune.h):
+ * the crossovers that pick a kernel form for gemv, gbmv and spmv.  The
+ * values for each microarchitecture live in the configuration table; the
+ * measurements behind them are in doc/tuning.md.
+ */
+#ifndef NLA_BLAS_LEVEL2_CONFIG_H
+#define NLA_BLAS_LEVEL2_CONFIG_H
+
+#include <stdint.h>
+
+typedef struct nla_l2_config {
+    int64_t gbmv_n_rows_w;   /* gbmv NoTrans: bands of at most this many
+                                diagonals (kl+ku+1) by rows, wider by columns */
+    int64_t gbmv_t_diag_w;   /* gbmv Trans: at most this many by diagonals,
+                                wider by column dots */
+    int64_t thread_min;      /* calls over fewer matrix entries run on one
+                                thread */
+} nla_l2_config;
+
+/* Values for a CPU with no entry of its own. */
+#define NLA_L2_CONFIG_DEFAULT { .gbmv_n_rows_w = 8, .gbmv_t_diag_w = 8, .thread_min = 65536 }
+
+#endif

@@ -68,6 +68,10 @@ NLA_API void        nla_context_destroy(nla_context *ctx);
 NLA_API nla_backend nla_context_backend(const nla_context *ctx);
 /* Where the last call on this context ran (the context's backend before any). */
 NLA_API nla_backend nla_context_last_backend(const nla_context *ctx);
+/* The kernel form the last level-2 call on ctx ran and why, e.g.
+   "gbmv N cols: kl+ku+1 > gbmv_n_rows_w"; "" when the call does not say
+   (other routines, quick returns, the CUDA backend). */
+NLA_API const char *nla_context_last_form(const nla_context *ctx);
 /* Why the last call on ctx failed, naming the routine and the argument;
    "" after a success.  With ctx == NULL this is nla_last_error(). */
 NLA_API const char *nla_context_error(const nla_context *ctx);

@@ -18,13 +18,12 @@
  *
  * Every other test runs once per kernel table (NLA_CPU_ISA=generic, avx2,
  * avx512, set by the test's .init before the library first looks at it;
- * the gbmv tests and the gemv threads tests of the AVX2 and AVX-512 tables
- * also once per tuning profile, NLA_CPU_TUNE=zen5, xeon and zen3;
- * Criterion runs each test in its own process).  A table the CPU cannot
- * run is skipped, with the reason.  NLA_L2_THREAD_MIN is lowered so that
- * the threads tests' problems are split.  Band widths cover 0, 1, 2, 5, n-1 and
- * more than the matrix, so both the diagonal-wise form (kl+ku+1 <= 8) and
- * the vector forms run, with and without threads.
+ * Criterion runs each test in its own process), and the gbmv tests also
+ * once per pair of band forms forced by NLA_L2_FORM (rows and diag, cols
+ * and dots), each call checked to report the form forced.  A table the
+ * CPU cannot run is skipped, with the reason.  NLA_L2_THREAD_MIN is
+ * lowered so that the threads tests' problems are split.  Band widths
+ * cover 0, 1, 2, 5, n-1 and more than the matrix.
  *
  * The precision-generic part is this file included into itself with TT
  * (the type) and TP (its letter) defined.
@@ -50,6 +49,21 @@ static const int64_t incs[] = { 1, -1, 2, -2 };
 static const double alphas[] = { 0, 1, 0.7 };
 /* beta values; the last entry means beta = 0 with NaN in y */
 static const double betas[] = { 0, 1, 0.7, -1 };
+
+/* The band form each gbmv call must report (nla_context_last_form), when
+   a test forces one; otherwise any "gbmv N" or "gbmv T" form. */
+static const char *want_form_n, *want_form_t;
+
+static void check_form(nla_context *ctx, int trans)
+{
+    const char *got = nla_context_last_form(ctx);
+    const char *want = trans ? want_form_t : want_form_n;
+
+    if (!want)
+        want = trans ? "gbmv T " : "gbmv N ";
+    cr_assert(strstr(got, want) == got, "gbmv %c ran \"%s\", not \"%s...\"",
+              trans ? 'T' : 'N', got, want);
+}
 
 /* where element i of a BLAS vector of length len lives */
 static size_t at(int64_t len, int64_t inc, int64_t i)
@@ -147,75 +161,38 @@ L2_TESTS(generic)
 L2_TESTS(avx2)
 L2_TESTS(avx512)
 
-/* The band tests again under each tuning profile (NLA_CPU_TUNE), whichever
-   this CPU would pick: a profile moves the widths at which the NoTrans
-   row-vector and column forms, and the Trans transposed and aligned
-   forms, take over, and how the aligned form prefetches, and whether
-   gemv NoTrans takes four columns a pass for cached matrices (zen3 never
-   does), and whether spmv prefetches matrices under 12 MiB (zen3 does
-   not); zen3 reads the NoTrans column and Trans aligned forms as four
-   streams once a quarter of a thread's range holds 64 KiB of band (the
-   threads and placement shapes of 3000 and more rows or columns), and
-   the transposed Trans form as three on one thread from 32 MiB of band
-   (gbmv_streams, zen3 only); zen5 scales y as the NoTrans column form's
-   passes reach it, two columns a pass, in bands of 128 MiB and more
-   (gbmv_col2, zen5 only, the threshold lowered to 1 MiB by
-   NLA_L2_COL2_BYTES). */
-#define L2_TUNE_INIT(isa, tune)                                                \
-    static void isa_##isa##_##tune(void)                                       \
+/* The band tests again with each form forced (NLA_L2_FORM), whatever
+   the configuration would choose: the narrow forms (rows, diag) and the
+   wide ones (cols, dots) on every width, each call checked to have run
+   the form forced. */
+#define L2_FORM_TESTS(isa, nf, tf)                                             \
+    static void form_##isa##_##nf(void)                                        \
     {                                                                          \
         isa_force(#isa);                                                       \
-        setenv("NLA_CPU_TUNE", #tune, 1);                                      \
-    }
-#define L2_TUNE_TEST(isa, tune, name, body)                                    \
-    Test(tune_##tune##_##isa, name, .init = isa_##isa##_##tune)                \
-    {                                                                          \
-        require_isa(#isa);                                                     \
-        cr_assert(strncmp(nla_cpu_tuning(), #tune ": ", sizeof #tune + 1) == 0, \
-                  "profile %s not forced: %s", #tune, nla_cpu_tuning());       \
-        body();                                                                \
-    }
-#define L2_TUNE_TESTS(isa, tune)                                               \
-    L2_TUNE_INIT(isa, tune)                                                    \
-    L2_TUNE_TEST(isa, tune, d_sweep, gbmv_sweep_d)                             \
-    L2_TUNE_TEST(isa, tune, s_sweep, gbmv_sweep_s)                             \
-    L2_TUNE_TEST(isa, tune, d_threads, gbmv_threads_d)                         \
-    L2_TUNE_TEST(isa, tune, s_threads, gbmv_threads_s)                         \
-    L2_TUNE_TEST(isa, tune, d_placement, gbmv_placement_d)                     \
-    L2_TUNE_TEST(isa, tune, s_placement, gbmv_placement_s)                     \
-    L2_TUNE_TEST(isa, tune, d_gemv_threads, gemv_threads_d)                    \
-    L2_TUNE_TEST(isa, tune, s_gemv_threads, gemv_threads_s)                    \
-    L2_TUNE_TEST(isa, tune, d_spmv_threads, spmv_threads_d)                    \
-    L2_TUNE_TEST(isa, tune, s_spmv_threads, spmv_threads_s)
-
-L2_TUNE_TESTS(avx2, zen5)
-L2_TUNE_TESTS(avx2, xeon)
-L2_TUNE_TESTS(avx512, zen5)
-L2_TUNE_TESTS(avx512, xeon)
-L2_TUNE_TESTS(avx2, zen3)
-L2_TUNE_TESTS(avx512, zen3)
-#define L2_COL2_TEST(isa, name, body)                                          \
-    static void col2_##isa##_##name(void)                                      \
-    {                                                                          \
-        isa_force(#isa);                                                       \
-        setenv("NLA_CPU_TUNE", "zen5", 1);                                     \
-        setenv("NLA_L2_COL2_BYTES", "1048576", 1);                             \
+        setenv("NLA_L2_FORM", #nf "," #tf, 1);                                 \
+        want_form_n = "gbmv N " #nf ": forced";                                \
+        want_form_t = "gbmv T " #tf ": forced";                                \
     }                                                                          \
-    Test(tune_zen5_##isa, name, .init = col2_##isa##_##name)                   \
+    L2_FORM_TEST(isa, nf, d_sweep, gbmv_sweep_d)                               \
+    L2_FORM_TEST(isa, nf, s_sweep, gbmv_sweep_s)                               \
+    L2_FORM_TEST(isa, nf, d_increments, gbmv_incs_d)                           \
+    L2_FORM_TEST(isa, nf, s_increments, gbmv_incs_s)                           \
+    L2_FORM_TEST(isa, nf, d_threads, gbmv_threads_d)                           \
+    L2_FORM_TEST(isa, nf, s_threads, gbmv_threads_s)                           \
+    L2_FORM_TEST(isa, nf, d_placement, gbmv_placement_d)                       \
+    L2_FORM_TEST(isa, nf, s_placement, gbmv_placement_s)
+#define L2_FORM_TEST(isa, nf, name, body)                                      \
+    Test(form_##nf##_##isa, name, .init = form_##isa##_##nf)                   \
     {                                                                          \
         require_isa(#isa);                                                     \
-        cr_assert(strncmp(nla_cpu_tuning(), "zen5: ", 6) == 0,                 \
-                  "profile zen5 not forced: %s", nla_cpu_tuning());            \
         body();                                                                \
     }
-L2_COL2_TEST(avx2, d_col2, gbmv_col2_d)
-L2_COL2_TEST(avx2, s_col2, gbmv_col2_s)
-L2_COL2_TEST(avx512, d_col2, gbmv_col2_d)
-L2_COL2_TEST(avx512, s_col2, gbmv_col2_s)
-L2_TUNE_TEST(avx2, zen3, d_tr_streams, gbmv_streams_d)
-L2_TUNE_TEST(avx2, zen3, s_tr_streams, gbmv_streams_s)
-L2_TUNE_TEST(avx512, zen3, d_tr_streams, gbmv_streams_d)
-L2_TUNE_TEST(avx512, zen3, s_tr_streams, gbmv_streams_s)
+L2_FORM_TESTS(generic, rows, diag)
+L2_FORM_TESTS(generic, cols, dots)
+L2_FORM_TESTS(avx2, rows, diag)
+L2_FORM_TESTS(avx2, cols, dots)
+L2_FORM_TESTS(avx512, rows, diag)
+L2_FORM_TESTS(avx512, cols, dots)
 
 #ifdef _OPENMP
 /* the threads tests' threshold, so that two-thread contexts split */
@@ -453,6 +430,8 @@ static void X(gbmv_case)(nla_context *ctx, const X(l2case) *c)
                      beta, y, c->incy);
     cr_assert(st == NLA_OK, "%s: status %d (%s)", X(describe)(c), st,
               nla_context_error(ctx));
+    if (c->alpha != 0 && m > 0 && n > 0)
+        check_form(ctx, c->trans);
     CB(gbmv)(CblasColMajor, c->trans ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)kl,
              (int)ku, alpha, ab, (int)ldab, x, (int)c->incx, beta, yref, (int)c->incy);
     X(check_y)(c, dense, x, y0, yin, y, yref);
@@ -667,6 +646,7 @@ static void X(run_gbmv)(nla_context *ctx, const X(l2case) *c, TT *y)
     cr_assert(NLA(gbmv)(ctx, c->trans ? NLA_TRANS : NLA_NO_TRANS, c->m, c->n, c->kl,
                           c->ku, (TT)c->alpha, ab, ldab, x, c->incx, (TT)c->beta, y,
                           c->incy) == NLA_OK);
+    check_form(ctx, c->trans);
     free(ab);
     free(x);
 }
@@ -781,16 +761,9 @@ static void X(gemv_threads)(void)
 
 static void X(gbmv_threads)(void)
 {
-    /* the vector forms, the diagonal-wise form (kl+ku+1 <= 8), wide bands
-       (ku odd, so that the four-column groups of Trans fall differently
-       in the 1- and 2-thread blocks), padded (m+n odd) and not; NoTrans
-       bands that one thread sums by row vectors and two by columns
-       (double 17 and float 33 diagonals, on the zen5 profile), or one
-       thread two vectors of rows at a time and two one at a time (double
-       9 and float 17 diagonals on the zen3 profile; double 14 and float
-       29 on zen5), or one thread four streams and two the column form
-       (70 + 41 diagonals on the zen3 profile), which must agree bit for
-       bit */
+    /* narrow and wide bands (ku odd, so that the four-column groups of
+       Trans fall differently in the 1- and 2-thread blocks), padded (m+n
+       odd) and not: one and two threads must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
                                          { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },
@@ -815,51 +788,6 @@ static void X(gbmv_threads)(void)
                 X(threads_case)(X(run_gbmv), &c);
             }
         }
-}
-
-/* Trans bands over 32 MiB in columns of 64 bytes or more: on the zen3
-   profile one thread reads the transposed form (double 9 and float 17
-   diagonals) as three runs of column groups, with a group left over
-   (t_tr_stream_bytes), while two threads' halves are each too small for
-   that; the bits must agree all the same */
-static void X(gbmv_streams)(void)
-{
-    X(l2case) c = { .routine = "gbmv", .trans = 1, .alpha = 0.7, .beta = 0.3,
-                    .incx = 1, .incy = 1 };
-    c.m = c.n = sizeof(TT) == 8 ? 480000 : 500000;
-    c.kl = c.ku = sizeof(TT) == 8 ? 4 : 8;
-    X(threads_case)(X(run_gbmv), &c);
-}
-
-/* NoTrans bands larger than the zen5 profile's n_col2_band_bytes (set to
-   1 MiB by the tests' NLA_L2_COL2_BYTES), whose column form scales y just
-   ahead of its passes and takes two columns a pass from 192-byte columns:
-   a square band with kl == ku, one with m > n, kl != ku and beta = 0, one
-   with m < n, and one of 136 or 132-byte columns (eight columns a pass;
-   on the zen5 profile with two threads only, one thread takes rows). */
-static void X(gbmv_col2)(void)
-{
-    X(l2case) c = { .routine = "gbmv", .trans = 0, .alpha = 0.7, .beta = 0.3,
-                    .incx = 1, .incy = 1 };
-    const int64_t k = sizeof(TT) == 8 ? 16 : 32; /* 264 or 260-byte columns */
-
-    c.m = c.n = 20000;
-    c.kl = c.ku = k;
-    X(threads_case)(X(run_gbmv), &c);
-    c.m = 20001;
-    c.n = 19000;
-    c.kl = k + 4;
-    c.ku = k - 3;
-    c.beta = 0; /* y's old values must go */
-    X(threads_case)(X(run_gbmv), &c);
-    c.beta = 1;
-    c.m = 15000;
-    c.n = 20000;
-    X(threads_case)(X(run_gbmv), &c);
-    c.beta = 0.3;
-    c.m = c.n = 40000;
-    c.kl = c.ku = k / 2;
-    X(threads_case)(X(run_gbmv), &c);
 }
 
 /* The same band, x and y copied to every offset of a vector's width from
@@ -895,6 +823,7 @@ static void X(gbmv_placement)(void)
                 cr_assert(NLA(gbmv)(ctx, trans ? NLA_TRANS : NLA_NO_TRANS, m, n, kl, ku, 0.7,
                                     ab + off, ldab, x + (pad - 1 - off), 1, 0.3, y + off,
                                     1) == NLA_OK);
+                check_form(ctx, trans);
                 if (off == 0)
                     memcpy(yref, y, (size_t)ly * sizeof(TT));
                 cr_assert(memcmp(y + off, yref, (size_t)ly * sizeof(TT)) == 0,

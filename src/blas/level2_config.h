@@ -10,15 +10,19 @@
 #include <stdint.h>
 
 typedef struct nla_l2_config {
-    int64_t gbmv_n_rows_w;   /* gbmv NoTrans: bands of at most this many
-                                diagonals (kl+ku+1) by rows, wider by columns */
-    int64_t gbmv_t_diag_w;   /* gbmv Trans: at most this many by diagonals,
-                                wider by column dots */
-    int64_t thread_min;      /* calls over fewer matrix entries run on one
-                                thread */
+    /* gbmv NoTrans: bands of at most this many diagonals (kl+ku+1) by rows,
+       wider ones by columns; [0] double, [1] float */
+    int64_t gbmv_n_rows_w[2];
+    /* gbmv Trans: at most this many by diagonals, wider by column dots */
+    int64_t gbmv_t_diag_w[2];
+    /* calls over fewer matrix entries run on one thread */
+    int64_t thread_min;
 } nla_l2_config;
 
-/* Values for a CPU with no entry of its own. */
-#define NLA_L2_CONFIG_DEFAULT { .gbmv_n_rows_w = 8, .gbmv_t_diag_w = 8, .thread_min = 65536 }
+/* Values for a CPU with no entry of its own: the crossovers measured on a
+   Zen 4 (doc/tuning.md, "level 2"), where narrow bands move as many bytes
+   of x and y as of the band. */
+#define NLA_L2_CONFIG_DEFAULT                                                  \
+    { .gbmv_n_rows_w = { 15, 20 }, .gbmv_t_diag_w = { 8, 8 }, .thread_min = 65536 }
 
 #endif

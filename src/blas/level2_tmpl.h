@@ -8,7 +8,9 @@
  * (kernels/level2_kernels.h) then read the matrix once.
  *
  * Each driver's work for one thread is a part function over a job struct;
- * l2_run (level2.c) runs it on the call's threads, or inline on one.
+ * l2_run (level2.c) runs it on the call's threads, or inline on one.  The
+ * band form comes from l2_gbmv_form (level2.c), by the shape and the CPU
+ * configuration only, never the thread count.
  *
  * Threads split the output, each owning its part of y (no atomics):
  *   - gemv/gbmv NoTrans: row blocks of y;
@@ -145,7 +147,7 @@ static nla_status LL(P, views)(const nla_exec *ex, int64_t lx, const T *x,
 
 struct LL(P, gemv_job) {
     const nla_l2_kernels *K;
-    int notrans, cached;
+    int notrans;
     int64_t m, n, ly;
     T alpha, beta;
     const T *a;
@@ -163,8 +165,7 @@ static void LL(P, gemv_part)(const void *job, int tid, int team)
     LL(P, block)(g->ly, tid, team, &lo, &hi);
     if (lo < hi && g->notrans) {
         LL(P, scale)(hi - lo, g->beta, g->ys + lo, 1);
-        KF(K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo,
-                         g->cached);
+        KF(K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo);
     } else if (lo < hi) {
         KF(K, P, gemv_t)(g->m, hi - lo, g->a + lo * g->lda, g->lda, g->xs, g->alpha,
                          g->beta, g->ys + lo);
@@ -179,10 +180,6 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     int notrans = trans == NLA_NO_TRANS;
     int64_t lx = notrans ? n : m, ly = notrans ? m : n;
     int nt = LL(P, threads)(ex, (double)m * n, ly);
-    /* the whole matrix, not a thread's rows: the form must not follow the
-       thread count, or the bits would */
-    int cached = (double)m * (double)n * sizeof(T) <=
-                 (double)nla_l2_tune_get()->gemv_cached_bytes;
     const T *xs;
     T *ys, *work;
     nla_status st;
@@ -196,9 +193,9 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     st = LL(P, views)(ex, lx, x, incx, ly, beta, y, incy, &xs, &ys, &work);
     if (st != NLA_OK)
         return st;
-
+    l2_say(ex, notrans ? "gemv N axpyf: eight columns a pass" : "gemv T dotxf: four dots a pass");
     {
-        struct LL(P, gemv_job) job = { K, notrans, cached, m, n, ly, alpha, beta,
+        struct LL(P, gemv_job) job = { K, notrans, m, n, ly, alpha, beta,
                                        a, lda, xs, ys };
         l2_run(nt, LL(P, gemv_part), &job);
     }
@@ -212,8 +209,7 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
 
 struct LL(P, gbmv_job) {
     const nla_l2_kernels *K;
-    const nla_l2_tune *tune;
-    int notrans;
+    nla_l2_gbmv_form form;
     int64_t m, n, kl, ku, ly;
     T alpha, beta;
     const T *ab;
@@ -229,12 +225,9 @@ static void LL(P, gbmv_part)(const void *job, int tid, int team)
     int64_t lo, hi;
 
     LL(P, block)(g->ly, tid, team, &lo, &hi);
-    if (lo < hi && g->notrans)
-        KF(K, P, gbmv_n)(g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
-                         g->beta, g->ys, lo, hi, team, g->tune);
-    else if (lo < hi)
-        KF(K, P, gbmv_t)(g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
-                         g->beta, g->ys, lo, hi, team, g->tune);
+    if (lo < hi)
+        KF(K, P, gbmv)[g->form](g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
+                                g->beta, g->ys, lo, hi);
 }
 
 nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,
@@ -242,7 +235,6 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
                        const T *x, int64_t incx, T beta, T *y, int64_t incy)
 {
     const nla_l2_kernels *K = nla_l2_kernels_get();
-    const nla_l2_tune *tune = nla_l2_tune_get();
     int notrans = trans == NLA_NO_TRANS;
     int64_t lx = notrans ? n : m, ly = notrans ? m : n;
     /* diagonals outside the matrix are never read: clip the band to it
@@ -262,9 +254,9 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     st = LL(P, views)(ex, lx, x, incx, ly, beta, y, incy, &xs, &ys, &work);
     if (st != NLA_OK)
         return st;
-
     {
-        struct LL(P, gbmv_job) job = { K, tune, notrans, m, n, kl1, ku1, ly, alpha, beta,
+        nla_l2_gbmv_form form = l2_gbmv_form(notrans, kl1 + ku1 + 1, sizeof(T) == 4, ex->form);
+        struct LL(P, gbmv_job) job = { K, form, m, n, kl1, ku1, ly, alpha, beta,
                                        ab1, ldab, xs, ys };
         l2_run(nt, LL(P, gbmv_part), &job);
     }
@@ -294,7 +286,7 @@ static int64_t LL(P, spmv_split)(int upper, int64_t n, int t, int nt)
 
 struct LL(P, spmv_job) {
     const nla_l2_kernels *K;
-    int upper, pf;
+    int upper;
     int64_t n;
     T alpha, beta;
     const T *ap, *xs;
@@ -321,9 +313,9 @@ static void LL(P, spmv_part)(const void *job, int tid, int team)
     else
         memset(acc + c0, 0, (size_t)(n - c0) * sizeof(T));
     if (upper)
-        KF(K, P, spmv_u)(n, g->ap, g->xs, acc, c0, c1, g->pf);
+        KF(K, P, spmv_u)(n, g->ap, g->xs, acc, c0, c1);
     else
-        KF(K, P, spmv_l)(n, g->ap, g->xs, acc, c0, c1, g->pf);
+        KF(K, P, spmv_l)(n, g->ap, g->xs, acc, c0, c1);
     /* only inside l2_run's region: called inline, an orphaned barrier
        would bind to a region of the caller's */
 #ifdef _OPENMP
@@ -364,7 +356,6 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     const nla_l2_kernels *K = nla_l2_kernels_get();
     int upper = uplo == NLA_UPPER;
     int nt = LL(P, threads)(ex, (double)n * (n + 1) / 2, n);
-    int pf = (double)n * (n + 1) / 2 * sizeof(T) >= (double)nla_l2_tune_get()->spmv_pf_bytes;
     size_t count;
     const T *xs = x;
     T *work;
@@ -383,7 +374,9 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     }
 
     {
-        struct LL(P, spmv_job) job = { K, upper, pf, n, alpha, beta, ap, xs, work, y, incy };
+        struct LL(P, spmv_job) job = { K, upper, n, alpha, beta, ap, xs, work, y, incy };
+        l2_say(ex, upper ? "spmv U: columns in blocks, each entry's axpy and dot"
+                         : "spmv L: columns in blocks, each entry's axpy and dot");
         l2_run(nt, LL(P, spmv_part), &job);
     }
     free(work);

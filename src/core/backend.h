@@ -24,7 +24,7 @@
       backend can describe its failure); is_device_ptr added
    4: fft_execute takes a message buffer (the device's error string)
    5: fw_solve added (the Frank-Wolfe loop on the backend) */
-#define NLA_PLUGIN_ABI 5
+#define NLA_PLUGIN_ABI 6
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -32,6 +32,8 @@ typedef struct nla_exec {
     int nthreads;    /* threads the call may use, >= 1 */
     char *msg;       /* on failure a backend may describe it here ...   */
     size_t msglen;   /* ... in at most msglen bytes, NUL included      */
+    const char **form; /* the kernel form the call ran, a static string
+                          the backend stores here (NULL: none to say) */
 } nla_exec;
 
 #define NLA_BACKEND_GEMV(T, name)                                              \

@@ -124,6 +124,11 @@ NLA_API nla_backend nla_context_last_backend(const nla_context *ctx)
     return ctx ? ctx->last : NLA_BACKEND_AUTO;
 }
 
+NLA_API const char *nla_context_last_form(const nla_context *ctx)
+{
+    return ctx && ctx->form ? ctx->form : "";
+}
+
 NLA_API const char *nla_context_error(const nla_context *ctx)
 {
     return ctx ? ctx->msg : nla_last_error();
@@ -156,6 +161,8 @@ void nla_exec_init(nla_exec *ex, nla_context *ctx)
     ex->msglen = sizeof ctx->msg;
     ctx->msg[0] = '\0';
     ctx->last = ctx->backend;
+    ctx->form = "";
+    ex->form = &ctx->form;
 }
 
 /*

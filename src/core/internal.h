@@ -24,6 +24,7 @@ struct nla_context {
     void *cpu_state;
     int nthreads;                        /* 0 = default */
     char msg[NLA_MSG_LEN];
+    const char *form;                    /* the last call's kernel form */
 };
 
 /* Record a failure of routine fn: the message goes to the thread's last

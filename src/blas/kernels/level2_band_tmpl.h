@@ -1,0 +1,443 @@
+/*
+ * level2_band_tmpl.h - the band kernels (gbmv), included by
+ * level2_kernels_tmpl.h once per ISA and precision (its macros in scope).
+ *
+ * Four forms, each computing rows (NoTrans) or elements (Trans) [lo, hi)
+ * of y = beta*y + alpha*op(A)*x for a band clipped to the matrix
+ * (kl <= m-1, ku <= n-1); A(i,j) = ab[ku + i - j + j*ldab]:
+ *   n_rows  narrow bands by rows, the diagonals unrolled (w <= 8 unrolled;
+ *           any w works)
+ *   n_cols  by columns: each column's axpy on the vectors of y aligned to
+ *           multiples of VL, the partial vectors masked, y scaled by beta
+ *           just ahead of the first column that reaches it.  Every row sums
+ *           its columns in order, so the bits never depend on [lo, hi)
+ *   t_diag  narrow bands by columns, the diagonals unrolled
+ *   t_dots  one dot a column, four at a time where whole (L(dotxf))
+ * Which form runs is the driver's choice (src/blas/level2_tmpl.h).
+ */
+
+/* ------------------------------------------------- narrow: diagonals */
+
+#if NLA_VBYTES == 64
+/*
+ * Narrow bands stored without padding (ldab == w), AVX-512: VL columns are
+ * w*VL contiguous entries, loaded as w vectors and regrouped in registers
+ * (two-source permutes) into "entry r of each of the VL columns".  Trans
+ * sums those against shifted x; NoTrans needs, for VL rows, entry w-1-r of
+ * the columns r..r+VL-1 after the first, one more permute across two
+ * column blocks.  The vector rows (columns) are the whole VL-aligned groups
+ * of the range, the same for any blocks (blocks start on multiples of
+ * L2_ALIGN), and each sums its diagonals in the scalar form's order.
+ */
+#define L2_DEINT 1
+#if LT_DOUBLE
+typedef __mmask8 L(kmask);
+#define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_pd((__m512d)(a), (i), (__m512d)(b)))
+#define L2_PERM2Z(k, a, i, b)                                                  \
+    _mm512_castpd_si512(_mm512_maskz_permutex2var_pd((k), (__m512d)(a), (i), (__m512d)(b)))
+#else
+typedef __mmask16 L(kmask);
+#define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_ps((__m512)(a), (i), (__m512)(b)))
+#define L2_PERM2Z(k, a, i, b)                                                  \
+    _mm512_castps_si512(_mm512_maskz_permutex2var_ps((k), (__m512)(a), (i), (__m512)(b)))
+#endif
+#define L2_NPAIR(W) (((W) + 1) / 2)
+
+/* Permutes picking entry k = W*t + r of the W vectors src[] into lane t:
+   pair p (src[2p], src[2p+1]) supplies the lanes whose k is in
+   [2p*VL, 2p*VL + 2*VL). */
+typedef struct {
+    __m512i idx[6];
+    L(kmask) m[6];
+} L(picks);
+
+INLINE void L(pick_init)(const int W, int64_t r, L(picks) *pk)
+{
+    for (int p = 0; p < L2_NPAIR(W); p++) {
+        VEC_IDX lanes;
+        unsigned m = 0;
+        for (int t = 0; t < LT_VL; t++) {
+            int64_t k = W * t + r - 2 * LT_VL * p;
+            lanes[t] = k >= 0 && k < 2 * LT_VL ? k : 0;
+            m |= (k >= 0 && k < 2 * LT_VL ? 1u : 0u) << t;
+        }
+        pk->idx[p] = (__m512i)lanes;
+        pk->m[p] = (L(kmask))m;
+    }
+}
+
+INLINE VEC L(pick)(const int W, const VEC *src, const L(picks) *pk)
+{
+    /* each pair's lanes by a zero-masked permute; the pairs' masks split
+       the lanes, so OR-ing the parts (three at a time) selects them.  (On
+       Zen 5 this beat merging each part in with a masked move: double
+       NoTrans w = 7 16.3 -> 17.9 GB/s on one thread, 30.8 -> 33.5 on two;
+       w = 3 unchanged.) */
+    __m512i part[6], res;
+    int p;
+    UNROLL
+    for (p = 0; p < L2_NPAIR(W); p++) {
+        VEC hi = src[2 * p + 1 < W ? 2 * p + 1 : 2 * p];
+        part[p] = L2_PERM2Z(pk->m[p], src[2 * p], pk->idx[p], hi);
+    }
+    res = part[0];
+    UNROLL
+    for (p = 1; p + 1 < L2_NPAIR(W); p += 2)
+        res = _mm512_ternarylogic_epi32(res, part[p], part[p + 1], 0xFE);
+    if (p < L2_NPAIR(W))
+        res = _mm512_or_si512(res, part[p]);
+    return (VEC)res;
+}
+
+/* columns [v0, v1) of y = beta*y + alpha*A'*x, v0 and v1 multiples of VL */
+INLINE void L(gbmv_t_deint)(const int W, int64_t ku, const LT_T *ab, const LT_T *x,
+                            LT_T alpha, LT_T beta, LT_T *y, int64_t v0, int64_t v1)
+{
+    L(picks) pk[12];
+
+    for (int r = 0; r < W; r++)
+        L(pick_init)(W, r, &pk[r]);
+    for (int64_t j = v0; j < v1; j += LT_VL) {
+        VEC src[12], s = SPLAT(0);
+        UNROLL
+        for (int q = 0; q < W; q++)
+            src[q] = LOADU(ab + j * W + q * LT_VL);
+        UNROLL
+        for (int r = 0; r < W; r++)
+            s += L(pick)(W, src, &pk[r]) * LOADU(x + j - ku + r);
+        if (beta == 0)
+            STOREU(y + j, SPLAT(alpha) * s);
+        else
+            STOREU(y + j, SPLAT(beta) * LOADU(y + j) + SPLAT(alpha) * s);
+    }
+}
+
+/* rows [v0, v1) of y = beta*y + alpha*A*x, v0 and v1 multiples of VL; the
+   columns up to v1 - kl + VL are read */
+INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T *x,
+                            LT_T alpha, LT_T beta, LT_T *y, int64_t v0, int64_t v1)
+{
+    L(picks) pk[8];
+    __m512i shift[8];
+
+    for (int r = 0; r < W; r++) {
+        VEC_IDX lanes;
+        L(pick_init)(W, W - 1 - r, &pk[r]);
+        for (int t = 0; t < LT_VL; t++)
+            lanes[t] = t + r; /* lanes r.. of (cur, next) */
+        shift[r] = (__m512i)lanes;
+    }
+    /* pc[r]: diagonal r regrouped from the VL columns from i-kl; the
+       next block's (from i-kl+VL) is the next step's pc[r] */
+    VEC pc[8];
+    if (v0 < v1) {
+        VEC cur[8];
+        UNROLL
+        for (int q = 0; q < W; q++)
+            cur[q] = LOADU(ab + (v0 - kl) * W + q * LT_VL);
+        UNROLL
+        for (int r = 0; r < W; r++)
+            pc[r] = L(pick)(W, cur, &pk[r]);
+    }
+    for (int64_t i = v0; i < v1; i += LT_VL) {
+        const LT_T *c = ab + (i - kl + LT_VL) * W; /* columns i-kl+VL .. i-kl+2VL */
+        VEC nxt[8], s = SPLAT(0);
+        UNROLL
+        for (int q = 0; q < W; q++)
+            nxt[q] = LOADU(c + q * LT_VL);
+        UNROLL
+        for (int r = 0; r < W; r++) {
+            VEC pn = L(pick)(W, nxt, &pk[r]);
+            VEC d = L2_PERM2(pc[r], shift[r], pn);
+            s += d * LOADU(x + i - kl + r);
+            pc[r] = pn;
+        }
+        if (beta == 0)
+            STOREU(y + i, SPLAT(alpha) * s);
+        else
+            STOREU(y + i, SPLAT(beta) * LOADU(y + i) + SPLAT(alpha) * s);
+    }
+}
+#else
+#define L2_DEINT 0
+#endif
+
+/* the whole VL-aligned groups [*v0, *v1) of [lo, hi) (empty: both hi) */
+INLINE void L(vec_groups)(int64_t lo, int64_t hi, int64_t *v0, int64_t *v1)
+{
+    *v0 = (lo + LT_VL - 1) / LT_VL * LT_VL;
+    *v1 = hi / LT_VL * LT_VL;
+    if (*v1 <= *v0)
+        *v0 = *v1 = hi;
+}
+
+/* NoTrans, row i: A(i, i-kl+r) = ab[(kl+ku) + (i-kl)*ldab + r*(ldab-1)];
+   rows away from the matrix's edges.  p is formed per row, never stepped
+   past the last one (with a huge ldab that would overflow, UB). */
+INLINE void L(gbmv_n_diag1)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
+                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                            int64_t lo, int64_t hi)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        const LT_T *p = ab + (kl + ku) + (i - kl) * ldab;
+        const LT_T *xp = x + i - kl;
+        LT_T s = 0;
+        UNROLL
+        for (int r = 0; r < W; r++)
+            s += p[r * (ldab - 1)] * xp[r];
+        y[i] = L(blend)(alpha, s, beta, y + i);
+    }
+}
+
+INLINE void L(gbmv_n_diag)(const int W, int64_t n, int64_t kl, int64_t ku,
+                           const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                           LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+{
+#if L2_DEINT
+    if (ldab == W && W > 1 && W <= 8) {
+        int64_t v0, v1;
+        /* the vector loop reads columns up to i - kl + 2*VL - 1 */
+        L(vec_groups)(lo, MIN(hi, n + kl - 2 * LT_VL + 1), &v0, &v1);
+        if (v0 < v1) {
+            L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+            L(gbmv_n_deint)(W, kl, ab, x, alpha, beta, y, v0, v1);
+            lo = v1;
+        }
+    }
+#else
+    (void)n;
+#endif
+    L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+}
+
+/* Trans, column j: A(j-ku+r, j) = ab[r + j*ldab] */
+INLINE void L(gbmv_t_diag1)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
+                            const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
+                            int64_t hi)
+{
+    for (int64_t j = lo; j < hi; j++) {
+        const LT_T *p = ab + j * ldab;
+        const LT_T *xp = x + j - ku;
+        LT_T s = 0;
+        UNROLL
+        for (int r = 0; r < W; r++)
+            s += p[r] * xp[r];
+        y[j] = L(blend)(alpha, s, beta, y + j);
+    }
+}
+
+INLINE void L(gbmv_t_diag_w)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
+                             const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
+                             int64_t hi)
+{
+#if L2_DEINT
+    if (ldab == W && W > 1 && W <= 12) {
+        int64_t v0, v1;
+        L(vec_groups)(lo, hi, &v0, &v1);
+        if (v0 < v1) {
+            L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+            L(gbmv_t_deint)(W, ku, ab, x, alpha, beta, y, v0, v1);
+            lo = v1;
+        }
+    }
+#endif
+    L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+}
+
+/* The same sums near the edges, where part of the band lies outside A. */
+static void L(gbmv_n_edge)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    for (int64_t i = lo; i < hi; i++) {
+        int64_t j0 = MAX(0, i - kl), j1 = MIN(n - 1, i + ku);
+        LT_T s = 0;
+        for (int64_t j = j0; j <= j1; j++)
+            s += ab[ku + i - j + j * ldab] * x[j];
+        y[i] = L(blend)(alpha, s, beta, y + i);
+    }
+}
+
+static void L(gbmv_t_edge)(int64_t m, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    for (int64_t j = lo; j < hi; j++) {
+        int64_t i0 = MAX(0, j - ku), i1 = MIN(m - 1, j + kl);
+        LT_T s = 0;
+        for (int64_t i = i0; i <= i1; i++)
+            s += ab[ku + i - j + j * ldab] * x[i];
+        y[j] = L(blend)(alpha, s, beta, y + j);
+    }
+}
+
+/* W a constant for the widths the narrow forms are for, so that the loop
+   over the diagonals disappears; any other width as a variable */
+#define L2_W_CASES(CALL)                                                       \
+    switch (w) {                                                               \
+    case 1: CALL(1); break;                                                    \
+    case 2: CALL(2); break;                                                    \
+    case 3: CALL(3); break;                                                    \
+    case 4: CALL(4); break;                                                    \
+    case 5: CALL(5); break;                                                    \
+    case 6: CALL(6); break;                                                    \
+    case 7: CALL(7); break;                                                    \
+    case 8: CALL(8); break;                                                    \
+    case 9: CALL(9); break;                                                    \
+    default: CALL(w); break;                                                   \
+    }
+
+static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    int w = (int)(kl + ku + 1);
+    /* interior rows: i - kl >= 0 and i + ku <= n - 1 */
+    int64_t a = MIN(MAX(lo, kl), hi), b = MAX(MIN(hi, MIN(m, n - ku)), a);
+
+    L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+#define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
+    L2_W_CASES(L2_N_DIAG)
+#undef L2_N_DIAG
+    L2_UPPER_CLEAN();
+    L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+}
+
+static void L(gbmv_t_diag)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    int w = (int)(kl + ku + 1);
+    /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
+    int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
+
+    L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+#define L2_T_DIAG(W) L(gbmv_t_diag_w)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
+    L2_W_CASES(L2_T_DIAG)
+#undef L2_T_DIAG
+    L2_UPPER_CLEAN();
+    L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+}
+
+/* ------------------------------------------------------ wide: columns */
+
+/* y[t] += p[t] * s for the lanes t in [t0, t1) of the vector at y (others
+   unchanged, and p not read there: it may lie outside the band).  full:
+   the whole vector lies inside this call's rows of y. */
+INLINE void L(axpy_lanes)(LT_T *y, const LT_T *p, VEC s, int64_t t0, int64_t t1, int full)
+{
+#if NLA_VBYTES == 64
+    unsigned m = ((1u << t1) - 1) & ~((1u << t0) - 1);
+    (void)full;
+#if LT_DOUBLE
+    __m512d a = _mm512_maskz_loadu_pd((__mmask8)m, p);
+    __m512d v = _mm512_maskz_loadu_pd((__mmask8)m, y);
+    _mm512_mask_storeu_pd(y, (__mmask8)m, _mm512_fmadd_pd(a, (__m512d)s, v));
+#else
+    __m512 a = _mm512_maskz_loadu_ps((__mmask16)m, p);
+    __m512 v = _mm512_maskz_loadu_ps((__mmask16)m, y);
+    _mm512_mask_storeu_ps(y, (__mmask16)m, _mm512_fmadd_ps(a, (__m512)s, v));
+#endif
+#elif NLA_VBYTES == 32
+    if (full) {
+        VEC_IDX ix, mk;
+        for (int t = 0; t < LT_VL; t++)
+            ix[t] = t;
+        mk = (ix >= (VEC_IDX){ 0 } + (int)t0) & (ix < (VEC_IDX){ 0 } + (int)t1);
+#if LT_DOUBLE
+        VEC a = (VEC)_mm256_maskload_pd(p, (__m256i)mk);
+#else
+        VEC a = (VEC)_mm256_maskload_ps(p, (__m256i)mk);
+#endif
+        VEC v = LOADU(y);
+#if LT_DOUBLE
+        STOREU(y, (VEC)_mm256_blendv_pd((__m256d)v, (__m256d)L(madd)(v, a, s),
+                                        _mm256_castsi256_pd((__m256i)mk)));
+#else
+        STOREU(y, (VEC)_mm256_blendv_ps((__m256)v, (__m256)L(madd)(v, a, s),
+                                        _mm256_castsi256_ps((__m256i)mk)));
+#endif
+        return;
+    }
+    for (int64_t t = t0; t < t1; t++)
+        y[t] = L2_FMAS(p[t], s[0], y[t]);
+#else
+    (void)full;
+    for (int64_t t = t0; t < t1; t++)
+        y[t] = L2_FMAS(p[t], s[0], y[t]);
+#endif
+}
+
+/* rows [r0, r1) of y += pa * s, on the vectors of y at multiples of VL */
+INLINE void L(col_axpy)(LT_T *y, const LT_T *pa, VEC s, int64_t r0, int64_t r1, int64_t m)
+{
+    int64_t v = r0 - r0 % LT_VL;
+
+    if (v < r0 || r1 < v + LT_VL) {
+        L(axpy_lanes)(y + v, pa + v, s, r0 - v, MIN(r1 - v, LT_VL), v + LT_VL <= m);
+        v += LT_VL;
+    }
+    for (; v + LT_VL <= r1; v += LT_VL)
+        STOREU(y + v, L(madd)(LOADU(y + v), LOADU(pa + v), s));
+    if (v < r1)
+        L(axpy_lanes)(y + v, pa + v, s, 0, r1 - v, v + LT_VL <= m);
+}
+
+/* rows ahead of the columns are scaled by beta in runs of this many, so
+   that they are in L1 when the columns reach them */
+#define L2_SCALE_RUN 256
+
+static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    int64_t j1 = MIN(n, hi + ku), scaled = lo;
+
+    for (int64_t j = MAX(0, lo - kl); j < j1; j++) {
+        int64_t r0 = MAX(lo, j - ku), r1 = MIN(hi, j + kl + 1);
+        if (r1 > scaled) {
+            int64_t e = MIN(hi, MAX(r1, scaled + L2_SCALE_RUN));
+            L(scale)(y + scaled, e - scaled, beta);
+            scaled = e;
+        }
+        L(col_axpy)(y, ab + j * ldab + ku - j, SPLAT(alpha * x[j]), r0, r1, m);
+    }
+    L(scale)(y + scaled, hi - scaled, beta); /* rows no column reaches */
+    L2_UPPER_CLEAN();
+}
+
+/* ------------------------------------------------------ wide: dots */
+
+static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t lo, int64_t hi)
+{
+    int64_t w = kl + ku + 1;
+    /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
+    int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
+
+    for (int64_t j = lo; j < hi; j++) {
+        int64_t i0, i1;
+        if (j >= a && j + 4 <= b) {
+            LT_T d[4];
+            L(dotxf)(4, w, ab + j * ldab, ldab, x + j - ku, 1, d);
+            UNROLL
+            for (int q = 0; q < 4; q++)
+                y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);
+            j += 3;
+            continue;
+        }
+        i0 = MAX(0, j - ku);
+        i1 = MIN(m - 1, j + kl);
+        y[j] = L(blend)(alpha, i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab,
+                                                 x + i0) : 0, beta, y + j);
+    }
+    L2_UPPER_CLEAN();
+}
+
+#undef L2_W_CASES
+#undef L2_SCALE_RUN
+#undef L2_DEINT
+#undef L2_NPAIR
+#undef L2_PERM2
+#undef L2_PERM2Z

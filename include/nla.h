@@ -95,6 +95,16 @@ NLA_API const char *nla_cpu_isa_reason(void);
    fastest; results can differ in the last bits between profiles, never
    between runs with the same profile and thread count. */
 NLA_API const char *nla_cpu_tuning(void);
+/* The CPU configuration the kernels use (GEMM cache blocks, FFT limits):
+   its name ("zen5", "zen4", "zen3", "xeon", or "derived" from the cache
+   sizes for a CPU without an entry) and a sentence saying why. */
+NLA_API const char *nla_cpu_config(void);
+NLA_API const char *nla_cpu_config_reason(void);
+/* One value of it, by name: "l1d", "l2", "l3" (cache bytes), "dgemm_mr",
+   "dgemm_nr" (the running ISA's register tile), "dgemm_mc", "dgemm_kc",
+   "dgemm_nc" (its cache blocks), the same with "sgemm_" for float, and
+   "fft_stockham_max_bytes".  -1 for any other name. */
+NLA_API int64_t     nla_cpu_config_value(const char *key);
 
 /* ---------------------------------------------------------------- memory */
 

@@ -12,7 +12,8 @@
  * CBLAS, including a broadcast A (stride_a = 0).  Sizes 1, 7, 31, 257 on
  * every layout and transpose pair, and 1000 on two.  The ISA suites force
  * NLA_CPU_ISA before the library is first used (each test is its own
- * process).
+ * process); the gemm_config suite forces a derived CPU configuration on
+ * small caches (NLA_CPU_TUNE=derived, NLA_TUNE_CACHES) the same way.
  *
  * The precision-generic part is this file included into itself with TT
  * (the type) and TP (its letter) defined.
@@ -131,6 +132,64 @@ Test(gemm_isa, avx512, .init = force_avx512)
     gemm_sizes_s();
     gemm_threads_d();
     gemm_batched_s();
+}
+
+/* A derived CPU configuration (NLA_CPU_TUNE=derived) on small caches
+   (NLA_TUNE_CACHES), so that every shape crosses many blocks, and on caches
+   whose blocks are multiples of nothing in particular (kc 39 for double
+   AVX-512): the driver must round them to the tile and stay right. */
+static void derived_tiny(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "4K,16K,64K", 1);
+}
+
+static void derived_odd(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "5000,70000,300000", 1);
+}
+
+static void derived_tiny_generic(void)
+{
+    derived_tiny();
+    setenv("NLA_CPU_ISA", "generic", 1);
+}
+
+static void config_is_derived(void)
+{
+    cr_assert_str_eq(nla_cpu_config(), "derived", "%s", nla_cpu_config_reason());
+    cr_assert(strstr(nla_cpu_config_reason(), "NLA_TUNE_CACHES"), "%s",
+              nla_cpu_config_reason());
+    cr_assert_eq(nla_cpu_config_value("dgemm_mc") % nla_cpu_config_value("dgemm_mr"), 0);
+    cr_assert_eq(nla_cpu_config_value("sgemm_nc") % nla_cpu_config_value("sgemm_nr"), 0);
+}
+
+Test(gemm_config, derived_tiny_caches, .init = derived_tiny)
+{
+    config_is_derived();
+    cr_assert_leq(nla_cpu_config_value("dgemm_kc"), 64, "kc %lld",
+                  (long long)nla_cpu_config_value("dgemm_kc"));
+    gemm_shapes_d();
+    gemm_shapes_s();
+    gemm_threads_d();
+    gemm_batched_s();
+}
+
+Test(gemm_config, derived_odd_caches, .init = derived_odd)
+{
+    config_is_derived();
+    gemm_shapes_d();
+    gemm_shapes_s();
+    gemm_threads_s();
+}
+
+Test(gemm_config, derived_tiny_caches_generic, .init = derived_tiny_generic)
+{
+    config_is_derived();
+    cr_assert_str_eq(nla_cpu_isa(), "generic");
+    gemm_shapes_d();
+    gemm_shapes_s();
 }
 
 #else /* ------------------------------------------------- per precision */

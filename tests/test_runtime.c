@@ -1,7 +1,7 @@
 /*
  * test_runtime.c - contexts, backend selection, the environment variables,
- * CPU ISA and tuning profile choices and the plugin loader (through a mock
- * plugin).
+ * CPU ISA and tuning profile choices (the CPU configuration: test_config.c)
+ * and the plugin loader (through a mock plugin).
  *
  * Criterion runs every test in a fresh process, and libnla makes its
  * once-per-process choices (ISA, plugin) on first use, so each test sets
@@ -20,6 +20,7 @@ static void clean_env(void)
     unsetenv("NLA_BACKEND");
     unsetenv("NLA_CPU_ISA");
     unsetenv("NLA_CPU_TUNE");
+    unsetenv("NLA_TUNE_CACHES");
     unsetenv("NLA_MOCK_NODEVICE");
     unsetenv("NLA_MOCK_FFT_FAIL");
     /* a path that cannot exist: no plugin, as on a machine without CUDA */
@@ -341,11 +342,13 @@ Test(runtime, tuning_forced_zen3, .init = tune_zen3)
 
 Test(runtime, tuning_unknown_value_ignored, .init = tune_bogus)
 {
-    const char *t = nla_cpu_tuning();
+    const char *t = nla_cpu_tuning(), *r = nla_cpu_config_reason();
     cr_assert(strstr(t, "NLA_CPU_TUNE=pentium is unknown and was ignored"), "%s", t);
     cr_assert(strncmp(t, "xeon: ", 6) == 0 || strncmp(t, "zen5: ", 6) == 0 ||
                   strncmp(t, "zen3: ", 6) == 0,
               "%s", t);
+    cr_assert(strstr(r, "NLA_CPU_TUNE=pentium is unknown and was ignored"), "%s", r);
+    cr_assert(!strstr(r, "forced"), "%s", r);
 }
 
 /* ---------------------------------------------------- plugin loader */

@@ -17,8 +17,8 @@ static void print_backend(nla_backend b)
 static void print_env(void)
 {
     static const char *const vars[] = {
-        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_CPU_TUNE", "NLA_PLUGIN_PATH", "OMP_NUM_THREADS",
-        "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
+        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_CPU_TUNE", "NLA_TUNE_CACHES", "NLA_PLUGIN_PATH",
+        "OMP_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
     };
     int any = 0;
     printf("environment:\n");
@@ -32,8 +32,49 @@ static void print_env(void)
         any = 1;
     }
     if (!any)
-        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_CPU_TUNE NLA_PLUGIN_PATH "
-               "OMP_NUM_THREADS is set)\n");
+        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_CPU_TUNE NLA_TUNE_CACHES "
+               "NLA_PLUGIN_PATH OMP_NUM_THREADS is set)\n");
+}
+
+/* bytes as "48 KiB" or "32 MiB" */
+static const char *size_str(int64_t b, char *buf, size_t len)
+{
+    if (b >= (1 << 20) && b % (1 << 20) == 0)
+        snprintf(buf, len, "%lld MiB", (long long)(b >> 20));
+    else
+        snprintf(buf, len, "%lld KiB", (long long)(b >> 10));
+    return buf;
+}
+
+/* One precision's GEMM tile and blocks, p = "d" or "s". */
+static void print_gemm(const char *label, const char *p)
+{
+    static const char *const f[] = { "mr", "nr", "mc", "kc", "nc" };
+    long long v[5];
+    char key[16];
+
+    for (int i = 0; i < 5; i++) {
+        snprintf(key, sizeof key, "%sgemm_%s", p, f[i]);
+        v[i] = (long long)nla_cpu_config_value(key);
+    }
+    printf("  %s gemm: tile %lldx%lld, blocks mc %lld kc %lld nc %lld\n", label, v[0],
+           v[1], v[2], v[3], v[4]);
+}
+
+/* The CPU configuration: name, why, caches, GEMM blocks, FFT limit. */
+static void print_config(void)
+{
+    char a[24], b[24], c[24];
+
+    printf("cpu config: %s (%s)\n", nla_cpu_config(), nla_cpu_config_reason());
+    printf("  caches: L1d %s, L2 %s, L3 %s\n",
+           size_str(nla_cpu_config_value("l1d"), a, sizeof a),
+           size_str(nla_cpu_config_value("l2"), b, sizeof b),
+           size_str(nla_cpu_config_value("l3"), c, sizeof c));
+    print_gemm("double", "d");
+    print_gemm("float ", "s");
+    printf("  fft: Stockham up to %s of data, four-step above\n",
+           size_str(nla_cpu_config_value("fft_stockham_max_bytes"), a, sizeof a));
 }
 
 /* The resolved AUTO backend, or why AUTO cannot make a context. */
@@ -64,6 +105,7 @@ int nla_info_main(int argc, char **argv)
     printf("libnla %s\n", nla_version());
     printf("cpu isa: %s (%s)\n", nla_cpu_isa(), nla_cpu_isa_reason());
     printf("cpu tuning: %s\n", nla_cpu_tuning());
+    print_config();
     if (nla_context_create(&ctx, NLA_BACKEND_CPU) == NLA_OK) {
         printf("threads: %d (default of a CPU context)\n", nla_context_threads(ctx));
         nla_context_destroy(ctx);

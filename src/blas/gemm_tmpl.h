@@ -1,6 +1,7 @@
 /*
  * gemm_tmpl.h - the CPU GEMM driver, one copy per precision.  Included by
- * gemm.c with T (the element type) and P (d or s) defined.
+ * gemm.c with T (the element type), P (d or s) and PREC (NLA_TUNE_DOUBLE
+ * or NLA_TUNE_FLOAT) defined.
  *
  * C = alpha*op(A)*op(B) + beta*C, column-major, BLIS/Goto blocking:
  *
@@ -10,6 +11,9 @@
  *       for ic in steps of MC      (rows of C and A)
  *         pack op(A)[ic.., pc..] into MR-row micro-panels    (shared, L2)
  *         for each MR x NR tile: microkernel                 (registers)
+ *
+ * MR x NR is the kernel table's tile; MC, KC and NC are the CPU's
+ * (nla_tuning_get, src/core/tune.h), rounded to the tile.
  *
  * Transposes are handled by the packing routines; the microkernel sees one
  * format.  beta is applied by the first KC block only.
@@ -25,10 +29,17 @@
 #define GL(p, name) GL_(p, name)
 #define KF_(k, p, name) ((k)->p##name)
 #define KF(k, p, name) KF_(k, p, name)
-#define KBLK_(k, p) ((k)->p##blk)
-#define KBLK(k, p) KBLK_(k, p)
+#define KTILE_(k, p) ((k)->p##tile)
+#define KTILE(k, p) KTILE_(k, p)
 
-/* The operands of one GEMM, column-major. */
+/* The kernel's tile with this CPU's cache blocks, rounded to the tile. */
+static nla_gemm_blocks GL(P, blocks)(const nla_gemm_tile *t)
+{
+    nla_gemm_cache_blocks cb = nla_tuning_gemm_blocks(PREC, t->mr, t->nr);
+    return (nla_gemm_blocks){ t->mr, t->nr, t->mv, cb.mc, cb.kc, cb.nc };
+}
+
+/* The operands of one GEMM, column-major, and its blocking. */
 typedef struct GL(P, args) {
     nla_trans ta, tb;
     int64_t m, n, k;
@@ -36,6 +47,7 @@ typedef struct GL(P, args) {
     const T *a, *b;
     int64_t lda, ldb, ldc;
     T *c;
+    const nla_gemm_blocks *bk;
 } GL(P, args);
 
 /* Packing buffers for one team: A block (MC x KC) and B block (KC x NC). */
@@ -144,7 +156,7 @@ static void GL(P, block)(const nla_kernels *K, const GL(P, args) *g, T *abuf,
                          const T *bbuf, int64_t ic, int64_t mc, int64_t jc,
                          int64_t nc, int64_t pc, int64_t kc, T beta, int tid, int nt)
 {
-    const nla_gemm_blocks *bk = &KBLK(K, P);
+    const nla_gemm_blocks *bk = g->bk;
     const int mr = bk->mr, nr = bk->nr;
     int64_t nap = (mc + mr - 1) / mr, nbp = (nc + nr - 1) / nr, lo, hi;
 
@@ -170,7 +182,7 @@ static void GL(P, block)(const nla_kernels *K, const GL(P, args) *g, T *abuf,
 static void GL(P, blocked)(const nla_kernels *K, const GL(P, args) *g,
                            const GL(P, bufs) *buf, int tid, int nt)
 {
-    const nla_gemm_blocks *bk = &KBLK(K, P);
+    const nla_gemm_blocks *bk = g->bk;
     const int mr = bk->mr, nr = bk->nr;
 
     for (int64_t jc = 0; jc < g->n; jc += bk->nc) {
@@ -242,7 +254,7 @@ static void GL(P, blocked)(const nla_kernels *K, const GL(P, args) *g,
 static void GL(P, small)(const nla_kernels *K, const GL(P, args) *g,
                          const GL(P, bufs) *buf, int64_t lo, int64_t hi)
 {
-    const nla_gemm_blocks *bk = &KBLK(K, P);
+    const nla_gemm_blocks *bk = g->bk;
     const int64_t mr = bk->mr, nr = bk->nr;
     _Alignas(64) T tmp[NLA_GEMM_MAX_TILE];
 
@@ -354,7 +366,7 @@ static void GL(P, free)(GL(P, bufs) *buf)
 static void GL(P, small_par)(const nla_kernels *K, const GL(P, args) *g,
                              const GL(P, bufs) *buf, int nt)
 {
-    const nla_gemm_blocks *bk = &KBLK(K, P);
+    const nla_gemm_blocks *bk = g->bk;
     int64_t np = (g->m + bk->mr - 1) / bk->mr;
 
     if (nt > np)
@@ -415,10 +427,10 @@ nla_status GM(P, gemm)(const nla_exec *ex, nla_trans transa, nla_trans transb,
                        int64_t stride_c, int64_t batch)
 {
     const nla_kernels *K = nla_kernels_get();
-    GL(P, args) g = { transa, transb, m, n, k, alpha, beta, a, b, lda, ldb, ldc, c };
+    const nla_gemm_blocks blk = GL(P, blocks)(&KTILE(K, P)), *bk = &blk;
+    GL(P, args) g = { transa, transb, m, n, k, alpha, beta, a, b, lda, ldb, ldc, c, bk };
     int nt = ex->nthreads > 1 ? ex->nthreads : 1;
     int reads = alpha != 0 && k > 0;
-    const nla_gemm_blocks *bk = &KBLK(K, P);
     /* the small path copies only a transposed A and partial panels */
     int needbuf = reads && (!GL(P, is_small)(&g) || transa != NLA_NO_TRANS ||
                             m % (bk->mr / bk->mv) != 0 || n % bk->nr != 0);
@@ -484,8 +496,8 @@ nla_status GM(P, gemm)(const nla_exec *ex, nla_trans transa, nla_trans transb,
 #undef GL
 #undef KF_
 #undef KF
-#undef KBLK_
-#undef KBLK
+#undef KTILE_
+#undef KTILE
 #undef GEMM_SMALL_K
 #undef GEMM_SMALL_WORK
 #undef GEMM_THREAD_WORK

@@ -12,7 +12,9 @@
  * Emerald Rapids) for GenuineIntel, "zen3" (measured on an EPYC, Zen 3)
  * for AMD family 19h without AVX-512F (Zen 3; Zen 4, the same family,
  * has AVX-512), "zen5" (measured on an EPYC, Zen 5) for every other CPU.
- * NLA_CPU_TUNE=zen5|xeon|zen3 overrides it.
+ * NLA_CPU_TUNE=zen5|xeon|zen3 overrides it.  The other names NLA_CPU_TUNE
+ * takes (zen4, derived) choose a CPU configuration (tune.c) and leave the
+ * profile to the CPU.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include <omp.h>
 #endif
 #include "internal.h"
+#include "tune.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -195,7 +198,11 @@ static void choose_tune(void)
     if (!env || !*env)
         return;
     i = name_index(env, tune_names, NLA_NTUNES);
-    if (i == NLA_NTUNES) {
+    if (i == NLA_NTUNES && nla_tuning_known(env)) {
+        snprintf(tune_reason, sizeof tune_reason,
+                 "%s: %s; NLA_CPU_TUNE=%.16s names a CPU configuration, not a "
+                 "level-2 profile", tune_names[best], why, env);
+    } else if (i == NLA_NTUNES) {
         snprintf(tune_reason, sizeof tune_reason,
                  "%s: %s; NLA_CPU_TUNE=%.16s is unknown and was ignored",
                  tune_names[best], why, env);

@@ -10,6 +10,7 @@
 #include <omp.h>
 #endif
 #include "core/internal.h"
+#include "core/tune.h"
 #include "fft/fft_cpu.h"
 #include "fft/kernels/kernels.h"
 
@@ -109,12 +110,13 @@ static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
         free(mem);
 }
 
-/* Transforms at most this large (bytes of data) stay in one Stockham
-   sequence; larger ones use the four-step method.  With full-vector passes
-   the Stockham sequence stays ahead of the four-step while the data and its
-   scratch (twice this) fit in the last-level cache (measured on a 2 MiB L2,
-   32 MiB L3 Zen 5: 1.1-1.6x FFTW at 2^18-2^19 against 0.75x four-step). */
-#define NLA_FFT_STOCKHAM_MAX_BYTES ((int64_t)1 << 23)
+/* Power-of-two transforms of at most the CPU configuration's
+   fft.stockham_max_bytes (bytes of data, src/core/tune.h) stay in one
+   Stockham sequence; larger ones use the four-step method.  With
+   full-vector passes the Stockham sequence stays ahead of the four-step
+   while the data and its scratch (twice the data) fit in the last-level
+   cache (measured on a 2 MiB L2, 32 MiB L3 Zen 5: 1.1-1.6x FFTW at
+   2^18-2^19 against 0.75x four-step; the limit there is 8 MiB). */
 /* Bytes of scratch that execution keeps on the stack. */
 #define NLA_FFT_STACK_BYTES 16384
 

@@ -8,8 +8,9 @@
  * core->work complex values:
  *   CORE_ONE    n == 1
  *   CORE_STOCK  n = 2^k whose data and scratch fit in the last-level cache
- *               (NLA_FFT_STOCKHAM_MAX_BYTES): Stockham autosort passes of
- *               radix 8 (then 4), ping-ponging between y and scratch
+ *               (fft.stockham_max_bytes of the CPU configuration, tune.h):
+ *               Stockham autosort passes of radix 8 (then 4),
+ *               ping-ponging between y and scratch
  *   CORE_4STEP  n = 2^k past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
@@ -229,7 +230,7 @@ static F(core) *F(core_build)(int64_t n, int fwd)
     if (n == 1) {
         c->type = CORE_ONE;
     } else if ((n & (n - 1)) == 0) {
-        if (n * 2 * (int64_t)sizeof(T) <= NLA_FFT_STOCKHAM_MAX_BYTES) {
+        if (n * 2 * (int64_t)sizeof(T) <= nla_tuning_get()->fft.stockham_max_bytes) {
             c->type = CORE_STOCK;
             rc = F(stock_build)(c);
         } else {

@@ -11,12 +11,6 @@
 /* double 8x6, float 16x6: 12 accumulators out of 16 ymm registers */
 #define D_MV 2
 #define D_NR 6
-#define D_MC 128
-#define D_KC 256
-#define D_NC 4092
 #define S_MV 2
 #define S_NR 6
-#define S_MC 128
-#define S_KC 512
-#define S_NC 4092
 #include "kernels_tmpl.h"

@@ -8,12 +8,6 @@
 /* double 4x4, float 8x4: 8 accumulators out of 16 registers */
 #define D_MV 2
 #define D_NR 4
-#define D_MC 128
-#define D_KC 256
-#define D_NC 4096
 #define S_MV 2
 #define S_NR 4
-#define S_MC 128
-#define S_KC 512
-#define S_NC 4096
 #include "kernels_tmpl.h"

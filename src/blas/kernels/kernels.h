@@ -3,7 +3,7 @@
  *
  * One table per instruction set (generic, avx2, avx512).  Each is made by
  * compiling kernels_tmpl.h with that ISA's flags, so the table's code and
- * its block sizes always agree.  The drivers (gemm_tmpl.h, level2_tmpl.h)
+ * its register tile always agree.  The drivers (gemm_tmpl.h, level2_tmpl.h)
  * never name an ISA: they ask nla_kernels_get() once and use what it says.
  *
  * GEMM follows BLIS: C is computed in MR x NR tiles from packed operands.
@@ -16,9 +16,11 @@
  *     tile in the driver, so kernels never see partial vectors.
  *   - Small GEMMs skip packing: the direct kernels read A and B in place.
  *   - Packed panels are 64-byte aligned; C is only element-aligned.
- * Block sizes: MC (rows of A packed at once, a multiple of MR, sized for
+ * Cache blocks: MC (rows of A packed at once, a multiple of MR, sized for
  * L2), KC (depth, sized so an A micro-panel and a B micro-panel stay in
  * L1), NC (columns of B packed at once, a multiple of NR, sized for L3).
+ * They belong to the CPU, not the kernel: src/core/tune.h holds them per
+ * microarchitecture, and the driver rounds them to the table's tile.
  *
  * Level-2 inner kernels work on unit-stride vectors only (the drivers copy
  * strided vectors).  Each has a fixed summation order, so results are the
@@ -34,11 +36,10 @@
 /* the most vectors in MR of any table */
 #define NLA_GEMM_MAX_MV 4
 
-typedef struct nla_gemm_blocks {
+typedef struct nla_gemm_tile {
     int mr, nr;       /* register tile */
-    int mc, kc, nc;   /* cache blocks: mc % mr == 0, nc % nr == 0 */
     int mv;           /* vectors in mr (mr / mv rows per vector) */
-} nla_gemm_blocks;
+} nla_gemm_tile;
 
 #define NLA_KERNEL_FNS(T, P)                                                   \
     /* gemm_ukr[v-1]: C[v*VL x nr] = alpha * A_panel * B_panel + beta * C    \
@@ -61,8 +62,8 @@ typedef struct nla_gemm_blocks {
 
 typedef struct nla_kernels {
     const char *name;          /* "generic", "avx2", "avx512" */
-    nla_gemm_blocks dblk;      /* double GEMM blocking */
-    nla_gemm_blocks sblk;      /* float GEMM blocking */
+    nla_gemm_tile dtile;       /* double GEMM register tile */
+    nla_gemm_tile stile;       /* float GEMM register tile */
     NLA_KERNEL_FNS(double, d)
     NLA_KERNEL_FNS(float, s)
 } nla_kernels;
@@ -75,5 +76,7 @@ extern const nla_kernels nla_kernels_avx512;
 
 /* The table for nla_cpu_isa_id(), chosen once. */
 const nla_kernels *nla_kernels_get(void);
+/* The table for ISA isa (an nla_isa), or NULL if this build has none. */
+const nla_kernels *nla_kernels_of(int isa);
 
 #endif

@@ -6,8 +6,7 @@
  *   NLA_KNAME     its printable name ("avx2")
  *   NLA_VBYTES    the vector width in bytes (16, 32, 64)
  *   D_MV, D_NR    double microkernel: MR = D_MV vectors, NR columns
- *   D_MC, D_KC, D_NC  double cache blocks
- *   S_MV, S_NR, S_MC, S_KC, S_NC  the same for float
+ *   S_MV, S_NR    the same for float
  * and includes this file once.  The file then includes itself once per
  * precision (with KT_T defined) for the typed kernels, and finally defines
  * the table.  The kernels use GCC/Clang vector extensions, so the compiler's
@@ -19,7 +18,7 @@
 #include "kernels.h"
 
 #if !defined(NLA_KTAB) || !defined(NLA_VBYTES)
-#error "define NLA_KTAB, NLA_VBYTES and the block sizes before including kernels_tmpl.h"
+#error "define NLA_KTAB, NLA_VBYTES and the tiles before including kernels_tmpl.h"
 #endif
 
 #define D_MR (D_MV * (NLA_VBYTES / 8))
@@ -27,8 +26,6 @@
 _Static_assert(D_MR * D_NR <= NLA_GEMM_MAX_TILE, "double tile too large");
 _Static_assert(D_MV <= NLA_GEMM_MAX_MV && S_MV <= NLA_GEMM_MAX_MV, "MV too large");
 _Static_assert(S_MR * S_NR <= NLA_GEMM_MAX_TILE, "float tile too large");
-_Static_assert(D_MC % D_MR == 0 && D_NC % D_NR == 0, "double blocks");
-_Static_assert(S_MC % S_MR == 0 && S_NC % S_NR == 0, "float blocks");
 
 #define KT_T double
 #define KT_P d
@@ -56,8 +53,8 @@ _Static_assert(S_MC % S_MR == 0 && S_NC % S_NR == 0, "float blocks");
 
 const nla_kernels NLA_KTAB = {
     .name = NLA_KNAME,
-    .dblk = { D_MR, D_NR, D_MC, D_KC, D_NC, D_MV },
-    .sblk = { S_MR, S_NR, S_MC, S_KC, S_NC, S_MV },
+    .dtile = { D_MR, D_NR, D_MV },
+    .stile = { S_MR, S_NR, S_MV },
     .dgemm_ukr = { d_gemm_ukr1, d_gemm_ukr2, d_gemm_ukr3, d_gemm_ukr4 },
     .dgemm_dir = { d_gemm_dir1, d_gemm_dir2, d_gemm_dir3, d_gemm_dir4 },
     .dpack_mr = d_pack_mr,

@@ -6,9 +6,11 @@
 #include "core/internal.h"
 #include "blas/kernels/kernels.h"
 
-const nla_kernels *nla_kernels_get(void)
+const nla_kernels *nla_kernels_of(int isa)
 {
-    switch (nla_cpu_isa_id()) {
+    switch (isa) {
+    case NLA_ISA_GENERIC:
+        return &nla_kernels_generic;
 #ifdef NLA_HAVE_X86_KERNELS
     case NLA_ISA_AVX512:
         return &nla_kernels_avx512;
@@ -16,6 +18,12 @@ const nla_kernels *nla_kernels_get(void)
         return &nla_kernels_avx2;
 #endif
     default:
-        return &nla_kernels_generic;
+        return NULL;
     }
+}
+
+const nla_kernels *nla_kernels_get(void)
+{
+    const nla_kernels *k = nla_kernels_of(nla_cpu_isa_id());
+    return k ? k : &nla_kernels_generic;
 }

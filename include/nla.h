@@ -90,19 +90,22 @@ NLA_API const char *nla_backend_unavailable_reason(nla_backend b);
    "avx512") and a sentence saying why it was chosen. */
 NLA_API const char *nla_cpu_isa(void);
 NLA_API const char *nla_cpu_isa_reason(void);
-/* The tuning profile the CPU kernels use and why, e.g. "xeon: CPUID vendor
-   GenuineIntel".  It picks among kernel forms by where each was measured
-   fastest; results can differ in the last bits between profiles, never
-   between runs with the same profile and thread count. */
+/* The CPU configuration the kernels use (GEMM cache blocks, level-2
+   crossovers, FFT limits) and why, as one line: "zen4: CPUID AuthenticAMD
+   family 19h model 11h".  Its name is "zen5", "zen4", "zen3", "xeon", or
+   "derived" from the cache sizes for a CPU without an entry.  Results can
+   differ in the last bits between configurations, never between runs with
+   the same configuration, ISA and thread count. */
 NLA_API const char *nla_cpu_tuning(void);
-/* The CPU configuration the kernels use (GEMM cache blocks, FFT limits):
-   its name ("zen5", "zen4", "zen3", "xeon", or "derived" from the cache
-   sizes for a CPU without an entry) and a sentence saying why. */
+/* The same, apart: the name and the sentence saying why. */
 NLA_API const char *nla_cpu_config(void);
 NLA_API const char *nla_cpu_config_reason(void);
 /* One value of it, by name: "l1d", "l2", "l3" (cache bytes), "dgemm_mr",
    "dgemm_nr" (the running ISA's register tile), "dgemm_mc", "dgemm_kc",
-   "dgemm_nc" (its cache blocks), the same with "sgemm_" for float, and
+   "dgemm_nc" (its cache blocks), the same with "sgemm_" for float,
+   "dgbmv_n_rows_w", "dgbmv_t_diag_w" (the band widths up to which gbmv
+   takes its narrow forms; "sgbmv_" for float), "l2_thread_min" (entries
+   below which a level-2 call runs on one thread) and
    "fft_stockham_max_bytes".  -1 for any other name. */
 NLA_API int64_t     nla_cpu_config_value(const char *key);
 

@@ -28,6 +28,9 @@ enum {
 
 /* Subcommands: argv[0] is the subcommand's name. */
 int nla_info_main(int argc, char **argv);
+/* info_forms.c: the level-2 forms of the bench's band shapes; one shape's */
+void nla_info_forms(void);
+int nla_info_form_query(int argc, char **argv);
 int nla_bench_main(int argc, char **argv);
 /* Called by main before anything else when the subcommand is bench: if
    OPENBLAS_CORETYPE or OPENBLAS_L2_SIZE is set (OpenBLAS reads them when it

@@ -17,8 +17,9 @@ static void print_backend(nla_backend b)
 static void print_env(void)
 {
     static const char *const vars[] = {
-        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_CPU_TUNE", "NLA_TUNE_CACHES", "NLA_PLUGIN_PATH",
-        "OMP_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
+        "NLA_BACKEND", "NLA_CPU_ISA", "NLA_CPU_TUNE", "NLA_TUNE_CACHES", "NLA_L2_FORM",
+        "NLA_L2_THREAD_MIN", "NLA_PLUGIN_PATH", "OMP_NUM_THREADS", "OPENBLAS_CORETYPE",
+        "OPENBLAS_L2_SIZE"
     };
     int any = 0;
     printf("environment:\n");
@@ -73,6 +74,14 @@ static void print_config(void)
            size_str(nla_cpu_config_value("l3"), c, sizeof c));
     print_gemm("double", "d");
     print_gemm("float ", "s");
+    printf("  level 2: gbmv N by rows up to kl+ku+1 = %lld (d) / %lld (s), by columns above;\n"
+           "           gbmv T by diagonals up to %lld (d) / %lld (s), by column dots above;\n"
+           "           one thread under %lld matrix entries\n",
+           (long long)nla_cpu_config_value("dgbmv_n_rows_w"),
+           (long long)nla_cpu_config_value("sgbmv_n_rows_w"),
+           (long long)nla_cpu_config_value("dgbmv_t_diag_w"),
+           (long long)nla_cpu_config_value("sgbmv_t_diag_w"),
+           (long long)nla_cpu_config_value("l2_thread_min"));
     printf("  fft: Stockham up to %s of data, four-step above\n",
            size_str(nla_cpu_config_value("fft_stockham_max_bytes"), a, sizeof a));
 }
@@ -97,15 +106,12 @@ static void print_auto(void)
 int nla_info_main(int argc, char **argv)
 {
     nla_context *ctx;
-    (void)argv;
-    if (argc > 1) {
-        fprintf(stderr, "usage: nla info\n");
-        return NLA_EXIT_USAGE;
-    }
+    if (argc > 1)
+        return nla_info_form_query(argc, argv);
     printf("libnla %s\n", nla_version());
     printf("cpu isa: %s (%s)\n", nla_cpu_isa(), nla_cpu_isa_reason());
-    printf("cpu tuning: %s\n", nla_cpu_tuning());
     print_config();
+    nla_info_forms();
     if (nla_context_create(&ctx, NLA_BACKEND_CPU) == NLA_OK) {
         printf("threads: %d (default of a CPU context)\n", nla_context_threads(ctx));
         nla_context_destroy(ctx);

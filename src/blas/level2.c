@@ -24,6 +24,7 @@
 #include "blas/blas_cpu.h"
 #include "blas/level2_config.h"
 #include "core/internal.h"
+#include "core/tune.h"
 #include "blas/kernels/level2_kernels.h"
 
 /* Thread blocks of the output start at multiples of this many elements. */
@@ -86,7 +87,7 @@ static void l2_init(void)
     const char *forms = getenv("NLA_L2_FORM");
     double v;
 
-    l2.cfg = (nla_l2_config)NLA_L2_CONFIG_DEFAULT; /* MERGE: nla_tuning_get()->l2 */
+    l2.cfg = nla_tuning_get()->l2;
     l2.forced_n = l2.forced_t = -1;
     if (l2_env_number("NLA_L2_THREAD_MIN", &v))
         l2.cfg.thread_min = v < 9e18 ? (int64_t)v : INT64_MAX;

@@ -4,17 +4,8 @@
  * model tables).  NLA_CPU_ISA=generic|avx2|avx512 overrides the choice,
  * but never selects an ISA the machine cannot run.
  *
- * Apart from the ISA, a tuning profile picks between kernel forms that
- * run the same instructions but favour different cores (which band
- * widths take which level-2 form, how far a form prefetches).  It comes
- * from the CPUID vendor, because the crossovers were measured on one core
- * of each vendor and went opposite ways: "xeon" (measured on a Xeon,
- * Emerald Rapids) for GenuineIntel, "zen3" (measured on an EPYC, Zen 3)
- * for AMD family 19h without AVX-512F (Zen 3; Zen 4, the same family,
- * has AVX-512), "zen5" (measured on an EPYC, Zen 5) for every other CPU.
- * NLA_CPU_TUNE=zen5|xeon|zen3 overrides it.  The other names NLA_CPU_TUNE
- * takes (zen4, derived) choose a CPU configuration (tune.c) and leave the
- * profile to the CPU.
+ * The tuning that goes with the microarchitecture (GEMM blocks, level-2
+ * crossovers, FFT limits) is the CPU configuration of tune.c.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -35,12 +26,6 @@ static const char *const isa_names[] = { "generic", "avx2", "avx512" };
 static nla_isa chosen_isa;
 static char chosen_reason[192];
 static pthread_once_t isa_once = PTHREAD_ONCE_INIT;
-
-static const char *const tune_names[] = { "zen5", "xeon", "zen3" };
-#define NLA_NTUNES (int)(sizeof tune_names / sizeof tune_names[0])
-static nla_tune chosen_tune;
-static char tune_reason[160];
-static pthread_once_t tune_once = PTHREAD_ONCE_INIT;
 
 #ifdef NLA_X86
 static uint64_t read_xcr0(void)
@@ -89,35 +74,6 @@ static nla_isa detect(char *why, size_t len)
     return NLA_ISA_GENERIC;
 }
 
-/* The profile for this CPU's vendor (and, on AMD, family 19h without
-   AVX-512F: Zen 3); why names what decided it. */
-static nla_tune detect_tune(char *why, size_t len)
-{
-    unsigned max, v[3], eax, ebx, ecx, edx, family;
-    char vendor[13];
-
-    if (!__get_cpuid(0, &max, &v[0], &v[2], &v[1])) {
-        snprintf(why, len, "CPUID vendor unavailable");
-        return NLA_TUNE_ZEN5;
-    }
-    memcpy(vendor, v, 12);
-    vendor[12] = '\0';
-    snprintf(why, len, "CPUID vendor %s", vendor);
-    if (strcmp(vendor, "GenuineIntel") == 0)
-        return NLA_TUNE_XEON;
-    if (strcmp(vendor, "AuthenticAMD") == 0 && max >= 7) {
-        __cpuid(1, eax, ebx, ecx, edx);
-        family = (eax >> 8) & 0xf;
-        if (family == 0xf)
-            family += (eax >> 20) & 0xff;
-        __cpuid_count(7, 0, eax, ebx, ecx, edx);
-        if (family == 0x19 && !(ebx & (1u << 16))) {
-            snprintf(why, len, "CPUID vendor %s, family 19h, no AVX-512F", vendor);
-            return NLA_TUNE_ZEN3;
-        }
-    }
-    return NLA_TUNE_ZEN5;
-}
 #else
 static nla_isa detect(char *why, size_t len)
 {
@@ -125,11 +81,6 @@ static nla_isa detect(char *why, size_t len)
     return NLA_ISA_GENERIC;
 }
 
-static nla_tune detect_tune(char *why, size_t len)
-{
-    snprintf(why, len, "not an x86-64 CPU");
-    return NLA_TUNE_ZEN5;
-}
 #endif
 
 /* The index of v in names[0..count), or count when it is not there. */
@@ -184,45 +135,6 @@ NLA_API const char *nla_cpu_isa_reason(void)
 {
     nla_cpu_isa_id();
     return chosen_reason;
-}
-
-static void choose_tune(void)
-{
-    char why[64];
-    const char *env = getenv("NLA_CPU_TUNE");
-    nla_tune best = detect_tune(why, sizeof why);
-    int i;
-
-    chosen_tune = best;
-    snprintf(tune_reason, sizeof tune_reason, "%s: %s", tune_names[best], why);
-    if (!env || !*env)
-        return;
-    i = name_index(env, tune_names, NLA_NTUNES);
-    if (i == NLA_NTUNES && nla_tuning_known(env)) {
-        snprintf(tune_reason, sizeof tune_reason,
-                 "%s: %s; NLA_CPU_TUNE=%.16s names a CPU configuration, not a "
-                 "level-2 profile", tune_names[best], why, env);
-    } else if (i == NLA_NTUNES) {
-        snprintf(tune_reason, sizeof tune_reason,
-                 "%s: %s; NLA_CPU_TUNE=%.16s is unknown and was ignored",
-                 tune_names[best], why, env);
-    } else {
-        chosen_tune = (nla_tune)i;
-        snprintf(tune_reason, sizeof tune_reason, "%s: forced by NLA_CPU_TUNE (%s)",
-                 tune_names[i], why);
-    }
-}
-
-nla_tune nla_cpu_tune_id(void)
-{
-    pthread_once(&tune_once, choose_tune);
-    return chosen_tune;
-}
-
-NLA_API const char *nla_cpu_tuning(void)
-{
-    nla_cpu_tune_id();
-    return tune_reason;
 }
 
 int nla_default_threads(void)

@@ -71,9 +71,6 @@ nla_status nla_exec_done(nla_context *ctx, const char *fn, nla_status s);
 /* ---- CPU features (cpu.c) ---- */
 typedef enum nla_isa { NLA_ISA_GENERIC = 0, NLA_ISA_AVX2, NLA_ISA_AVX512 } nla_isa;
 nla_isa nla_cpu_isa_id(void);       /* chosen once, by CPUID and NLA_CPU_ISA */
-/* Tuning profile: which kernel forms suit the core (cpu.c explains). */
-typedef enum nla_tune { NLA_TUNE_ZEN5 = 0, NLA_TUNE_XEON, NLA_TUNE_ZEN3 } nla_tune;
-nla_tune nla_cpu_tune_id(void);     /* chosen once, by CPUID vendor and family and NLA_CPU_TUNE */
 int nla_default_threads(void);
 
 /* ---- plugin loader (plugin.c) ---- */

@@ -330,7 +330,7 @@ static void choose(void)
             snprintf(chosen_reason, sizeof chosen_reason,
                      "forced by NLA_CPU_TUNE=%s (%s)", e->name, id);
         else
-            snprintf(chosen_reason, sizeof chosen_reason, "%s: %s", id, e->name);
+            snprintf(chosen_reason, sizeof chosen_reason, "%s", id);
     } else {
         snprintf(why, sizeof why, "%s is not in the table", id);
         choose_derived(&c, why);
@@ -353,6 +353,22 @@ const char *nla_tuning_reason(void)
 {
     nla_tuning_get();
     return chosen_reason;
+}
+
+/* "name: reason", made once */
+static char tuning_line[sizeof chosen_reason + 16];
+static pthread_once_t line_once = PTHREAD_ONCE_INIT;
+
+static void make_line(void)
+{
+    snprintf(tuning_line, sizeof tuning_line, "%s: %s", nla_tuning_get()->name,
+             nla_tuning_reason());
+}
+
+NLA_API const char *nla_cpu_tuning(void)
+{
+    pthread_once(&line_once, make_line);
+    return tuning_line;
 }
 
 nla_gemm_cache_blocks nla_tuning_gemm_blocks(int prec, int mr, int nr)
@@ -406,5 +422,11 @@ NLA_API int64_t nla_cpu_config_value(const char *key)
         return t->cache.l3;
     if (strcmp(key, "fft_stockham_max_bytes") == 0)
         return t->fft.stockham_max_bytes;
+    if (strcmp(key + 1, "gbmv_n_rows_w") == 0 && (key[0] == 'd' || key[0] == 's'))
+        return t->l2.gbmv_n_rows_w[key[0] == 's'];
+    if (strcmp(key + 1, "gbmv_t_diag_w") == 0 && (key[0] == 'd' || key[0] == 's'))
+        return t->l2.gbmv_t_diag_w[key[0] == 's'];
+    if (strcmp(key, "l2_thread_min") == 0)
+        return t->l2.thread_min;
     return -1;
 }

@@ -7,9 +7,11 @@
 #   tools/emu/run.sh [--quick] [--cover] [--lib]
 #
 # It compiles the three level-2 kernel tables (portable, AVX2, AVX-512)
-# from this tree into one shared library beside a table getter (tabs.c),
-# and runs l2check.py: every AVX-512 kernel under the emulator and, as a
-# control, every AVX2 kernel natively, against float64 references.
+# from this tree into one shared library beside a kernel getter (tabs.c),
+# and runs l2check.py: every AVX-512 kernel (gemv N and T, each of the four
+# gbmv band forms, spmv U and L) under the emulator and, as a control,
+# every AVX2 kernel natively, against float64 references; each band form
+# also in thread blocks, which must not change its bits.
 # --cover also prints the share of each AVX-512 function's instructions
 # that ran; --lib only builds the library.  EMU_WORK (default
 # /tmp/nla-emu) holds the build; SEED picks the random inputs.
@@ -47,6 +49,7 @@ if ! python3 -c 'import bochscpu' 2>/dev/null; then
         pip install -q bochscpu-python==0.4.0
     python3 -c 'import bochscpu' 2>/dev/null || pre=$work/c23shim.so
 fi
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ left in the tree
 rc=0
 for isa in avx512 avx2; do
     echo "== $isa ($( [ $isa = avx512 ] && echo emulated || echo native ))"

@@ -5,7 +5,7 @@
  * One table per instruction set, each made by compiling
  * level2_kernels_tmpl.h with that ISA's flags (l2_generic.c, l2_avx2.c,
  * l2_avx512.c).  The drivers (src/blas/level2_tmpl.h) reduce every call to
- * unit-stride x and y, pick a form (level2_form.c) and hand a block of y
+ * unit-stride x and y, pick a form (l2_gbmv_form, level2.c) and hand a block of y
  * to its kernel; each kernel reads its part of the matrix once.
  *
  * Summation orders are fixed by the shape and the form alone (never by

@@ -1,0 +1,109 @@
+/*
+ * info_forms.c - `nla info`'s level-2 part: which kernel form a call of a
+ * given shape runs on this machine, and why, as the library itself reports
+ * it (nla_context_last_form) after running a call of that shape.
+ *
+ *   nla info                                the forms of the bench's shapes
+ *   nla info gbmv d|s N|T M N KL KU          one band shape
+ *
+ * A band's form depends on its width clipped to the matrix, so the call is
+ * made on a matrix of the same clipped width and at most KL+KU+16 rows and
+ * columns.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "bench.h"
+
+/* The form a gbmv of this shape runs ("?" when the call fails). */
+static const char *gbmv_form(nla_context *ctx, int single, int trans, int64_t m, int64_t n,
+                             int64_t kl, int64_t ku, char *buf, size_t len)
+{
+    int64_t kl1 = kl < m - 1 ? kl : m - 1, ku1 = ku < n - 1 ? ku : n - 1;
+    int64_t ms = m < kl1 + ku1 + 16 ? m : kl1 + ku1 + 16;
+    int64_t ns = n < kl1 + ku1 + 16 ? n : kl1 + ku1 + 16, ldab = kl + ku + 1;
+    size_t es = single ? sizeof(float) : sizeof(double);
+    void *ab = calloc((size_t)(ldab * ns), es), *x = calloc((size_t)(ms + ns), es);
+    void *y = calloc((size_t)(ms + ns), es);
+    nla_trans tr = trans ? NLA_TRANS : NLA_NO_TRANS;
+    nla_status st = NLA_ENOMEM;
+
+    if (ab && x && y)
+        st = single ? nla_sgbmv(ctx, tr, ms, ns, kl, ku, 1.0f, ab, ldab, x, 1, 0.0f, y, 1)
+                    : nla_dgbmv(ctx, tr, ms, ns, kl, ku, 1.0, ab, ldab, x, 1, 0.0, y, 1);
+    snprintf(buf, len, "%s", st == NLA_OK ? nla_context_last_form(ctx) : "?");
+    free(ab);
+    free(x);
+    free(y);
+    return buf;
+}
+
+/* The form's name: the word after "gbmv N " up to the colon. */
+static const char *form_word(const char *form, char *buf, size_t len)
+{
+    const char *p = strlen(form) > 7 ? form + 7 : form;
+    size_t k = strcspn(p, ":");
+    snprintf(buf, len, "%.*s", (int)(k < len ? k : len - 1), p);
+    return buf;
+}
+
+/* The bench's band widths (kl = ku, n = 2^20), each precision and
+   transposition on one line. */
+void nla_info_forms(void)
+{
+    static const int64_t kls[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128 };
+    nla_context *ctx;
+    char form[160], word[16];
+
+    if (nla_context_create(&ctx, NLA_BACKEND_CPU) != NLA_OK)
+        return;
+    nla_context_set_threads(ctx, 1);
+    printf("level-2 forms, by kl = ku at n = 2^20 (nla info gbmv d|s N|T M N KL KU: why):\n");
+    printf("  kl = ku         ");
+    for (size_t k = 0; k < sizeof kls / sizeof kls[0]; k++)
+        printf(" %5lld", (long long)kls[k]);
+    printf("\n");
+    for (int single = 0; single < 2; single++)
+        for (int trans = 0; trans < 2; trans++) {
+            printf("  gbmv %c %c        ", single ? 's' : 'd', trans ? 'T' : 'N');
+            for (size_t k = 0; k < sizeof kls / sizeof kls[0]; k++)
+                printf(" %5s", form_word(gbmv_form(ctx, single, trans, 1 << 20, 1 << 20, kls[k],
+                                                   kls[k], form, sizeof form),
+                                         word, sizeof word));
+            printf("\n");
+        }
+    nla_context_destroy(ctx);
+}
+
+static int64_t parse_size(const char *s, int *ok)
+{
+    char *end;
+    long long v = strtoll(s, &end, 10);
+    if (*end || v < 0)
+        *ok = 0;
+    return v;
+}
+
+/* nla info gbmv d|s N|T M N KL KU */
+int nla_info_form_query(int argc, char **argv)
+{
+    nla_context *ctx;
+    char form[160];
+    int ok = argc == 8 && !strcmp(argv[1], "gbmv") && (!strcmp(argv[2], "d") || !strcmp(argv[2], "s")) &&
+             (!strcmp(argv[3], "N") || !strcmp(argv[3], "T"));
+    int64_t v[4] = { 0 };
+
+    for (int i = 0; ok && i < 4; i++)
+        v[i] = parse_size(argv[4 + i], &ok);
+    if (!ok || v[0] < 1 || v[1] < 1) {
+        fprintf(stderr, "usage: nla info [gbmv d|s N|T M N KL KU]\n");
+        return NLA_EXIT_USAGE;
+    }
+    if (nla_context_create(&ctx, NLA_BACKEND_CPU) != NLA_OK) {
+        fprintf(stderr, "nla info: %s\n", nla_last_error());
+        return NLA_EXIT_FAIL;
+    }
+    printf("%s\n", gbmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1], v[2], v[3],
+                             form, sizeof form));
+    nla_context_destroy(ctx);
+    return NLA_EXIT_OK;
+}

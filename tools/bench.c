@@ -57,7 +57,7 @@ void nla_bench_usage(FILE *f)
           "                  m=64 n=k=4096; 1 and 2 threads unless --threads\n"
           "                  (--quick: 64,256,1024 and 4096x4096x64)\n"
           "            gemv  m=n=1000,4000,8000, N and T (--quick: 2000)\n"
-          "            gbmv  n=2^20, kl=ku=1,4,16,64, N and T\n"
+          "            gbmv  n=2^20, kl=ku=0,1,2,4,8,16,32,64,128, N and T\n"
           "                  (--quick: n=2^18, kl=ku=1,16)\n"
           "            spmv  n=1000,4000,8000, upper and lower (--quick: 2000)\n"
           "            (gemv, gbmv and spmv rows also give their fraction of the\n"
@@ -340,7 +340,8 @@ static int build_cases(const struct bench_opts *o, struct bench_case *out)
     for (int i = 0; bench_ops[i]; i++)
         for (int p = BENCH_D; p <= BENCH_S; p++) {
             int want = o->sel[i][p] || ((!any || o->any_prec[i]) && (o->precs >> p & 1));
-            if (want && n + 8 <= BENCH_MAX_CASES)
+            /* room for the longest list an op gives (fft: 55) */
+            if (want && n + 64 <= BENCH_MAX_CASES)
                 n += bench_ops[i]->cases((bench_prec)p, o->quick, o->n, out + n);
         }
     return n;

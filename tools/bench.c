@@ -31,6 +31,8 @@ struct bench_opts {
     int passes;                  /* --passes K */
     int fw;                      /* fw named (bench_fw.c) */
     const char *svg;             /* --svg FILE: the chart (bench_svg.c), or NULL */
+    int background_load;         /* --background-load (bench_load.c) */
+    const char *ref;             /* --ref LIB[:PREFIX] (bench_ref.c), or NULL */
 };
 
 /* OpenBLAS's workers spin about 2^28 cycles after a call before they
@@ -42,6 +44,7 @@ void nla_bench_usage(FILE *f)
     fputs("usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
           "                 [--threads T] [--settle-ms MS] [--passes K] [--quick]\n"
           "                 [--json] [--keep-openblas-env] [--svg FILE]\n"
+          "                 [--background-load] [--ref LIB[:PREFIX]]\n"
           "\n"
           "Times libnla against the CBLAS reference (OpenBLAS), in one process.\n"
           "\n"
@@ -57,7 +60,7 @@ void nla_bench_usage(FILE *f)
           "                  m=64 n=k=4096; 1 and 2 threads unless --threads\n"
           "                  (--quick: 64,256,1024 and 4096x4096x64)\n"
           "            gemv  m=n=1000,4000,8000, N and T (--quick: 2000)\n"
-          "            gbmv  n=2^20, kl=ku=1,4,16,64, N and T\n"
+          "            gbmv  n=2^20, kl=ku=0,1,2,4,8,16,32,64,128, N and T\n"
           "                  (--quick: n=2^18, kl=ku=1,16)\n"
           "            spmv  n=1000,4000,8000, upper and lower (--quick: 2000)\n"
           "            (gemv, gbmv and spmv rows also give their fraction of the\n"
@@ -96,6 +99,26 @@ void nla_bench_usage(FILE *f)
           "--keep-openblas-env   do not re-run without OPENBLAS_CORETYPE and\n"
           "          OPENBLAS_L2_SIZE (by default the bench removes them and\n"
           "          executes itself again, so OpenBLAS picks its best kernel)\n"
+          "--background-load   while the rows run, a second thread (a pthread,\n"
+          "          not pinned) reads and writes a 256 MiB buffer sweep after\n"
+          "          sweep, as a busy neighbour on a user's machine would; it\n"
+          "          starts before the stream baselines and the first row and\n"
+          "          stops after the last.  With 1 bench thread on a 2-CPU\n"
+          "          machine it takes the other CPU; with --threads 2 (and the\n"
+          "          default 1,2 sweep's 2-thread rows) it competes with the\n"
+          "          bench's own threads for the CPUs.  The header says it is on,\n"
+          "          the footer gives its GB/s; --json: \"background_load\": true\n"
+          "--ref LIB[:PREFIX]   check and time gemv, gbmv, spmv and gemm against\n"
+          "          the CBLAS in LIB (a path, or a name dlopen finds), loaded at\n"
+          "          run time, instead of the linked OpenBLAS; PREFIX goes before\n"
+          "          every name (scipy_ for scipy-openblas32's scipy_cblas_dgemv).\n"
+          "          Its threads follow --threads (openblas_set_num_threads or\n"
+          "          MKL_Set_Num_Threads); MKL runs on its GNU threading layer\n"
+          "          (libgomp, as libnla) unless MKL_THREADING_LAYER is set.  fft\n"
+          "          and fw keep their references.  A library that cannot be\n"
+          "          loaded or lacks a symbol exits 2.  For example:\n"
+          "            --ref $SITE/scipy_openblas32/lib/libscipy_openblas.so:scipy_\n"
+          "            --ref $PREFIX/lib/libmkl_rt.so.3     (pip install mkl)\n"
           "\n"
           "Every call is out = 1.0*op(in) + 0.5*out, column-major, on random data in\n"
           "[-1,1].  Before timing, libnla's result must agree with the reference:\n"
@@ -248,6 +271,8 @@ static int set_option(struct bench_opts *o, const char *opt, const char *val)
             return usage_error("--backend wants cpu, cuda or auto, not '%s'", val);
     } else if (strcmp(opt, "--svg") == 0) {
         o->svg = val;
+    } else if (strcmp(opt, "--ref") == 0) {
+        o->ref = val;
     } else if (strcmp(opt, "--precision") == 0) {
         if (strcmp(val, "d") == 0)
             o->precs = 1 << BENCH_D;
@@ -271,6 +296,8 @@ static int set_flag(struct bench_opts *o, const char *arg)
         o->quick = 1;
     else if (strcmp(arg, "--keep-openblas-env") == 0)
         o->keep_env = 1;
+    else if (strcmp(arg, "--background-load") == 0)
+        o->background_load = 1;
     else
         return -1;
     return 0;
@@ -279,7 +306,7 @@ static int set_flag(struct bench_opts *o, const char *arg)
 static int is_valued(const char *opt)
 {
     static const char *const names[] = { "--n", "--threads", "--backend", "--precision",
-                                         "--settle-ms", "--passes", "--svg" };
+                                         "--settle-ms", "--passes", "--svg", "--ref" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -340,7 +367,8 @@ static int build_cases(const struct bench_opts *o, struct bench_case *out)
     for (int i = 0; bench_ops[i]; i++)
         for (int p = BENCH_D; p <= BENCH_S; p++) {
             int want = o->sel[i][p] || ((!any || o->any_prec[i]) && (o->precs >> p & 1));
-            if (want && n + 8 <= BENCH_MAX_CASES)
+            /* room for the longest list an op gives (fft: 55) */
+            if (want && n + 64 <= BENCH_MAX_CASES)
                 n += bench_ops[i]->cases((bench_prec)p, o->quick, o->n, out + n);
         }
     return n;
@@ -414,6 +442,8 @@ static void setup_reference(struct bench_config *cfg)
     cfg->openblas_core = "unknown (the CBLAS is not OpenBLAS)";
     cfg->openblas_config = "CBLAS";
 #endif
+    bench_ref_threads(cfg->threads);   /* --ref's library, if any */
+    bench_ref_describe(cfg);
 }
 
 static double now(void)
@@ -579,6 +609,8 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
         bench_report_json(stdout, cfg, res, nrows, nfail, now() - t0);
     else
         bench_report_footer(stdout, nrows, nfail, now() - t0);
+    if (cfg->background_load && !cfg->json)
+        printf("background load: %.1f GB/s read and written so far\n", bench_load_gbs());
     if (o->svg && bench_svg_write(o->svg, cfg, res, nrows) != 0) {
         fprintf(stderr, "nla bench: cannot write %s: %s\n", o->svg, strerror(errno));
         nfail++;
@@ -600,8 +632,13 @@ int nla_bench_main(int argc, char **argv)
 
     if ((rc = parse_args(&o, argc, argv)) >= 0)
         return rc;
+    if (o.backend == NLA_BACKEND_CUDA && (o.background_load || o.ref))
+        return usage_error("%s: --background-load and --ref are for the cpu backend",
+                           "--backend cuda");
     if (o.backend == NLA_BACKEND_CUDA)
         return run_cuda(&o);
+    if (o.ref && (rc = bench_ref_open(o.ref)) != 0)
+        return rc;
     memset(&cfg, 0, sizeof cfg);
     if ((rc = open_context(&o, &cfg, &ctx)) >= 0)
         return rc;
@@ -619,6 +656,11 @@ int nla_bench_main(int argc, char **argv)
         fprintf(stderr, "nla bench: re-executed without %s; OpenBLAS chose core %s\n",
                 cfg.env_removed, cfg.openblas_core);
     ncases = build_cases(&o, cases);
+    if ((cfg.background_load = o.background_load) && bench_load_start() != 0) {
+        fprintf(stderr, "nla bench: --background-load: %s\n", strerror(errno));
+        nla_context_destroy(ctx);
+        return NLA_EXIT_FAIL;
+    }
     rc = NLA_EXIT_OK;
     if (!o.fw || ops_named(&o))
         rc = run_all(ctx, &cfg, &o, cases, ncases);
@@ -629,6 +671,8 @@ int nla_bench_main(int argc, char **argv)
         if (trc >= 0 || bench_fw_run(ctx, &cfg) != 0)
             rc = NLA_EXIT_FAIL;
     }
+    if (cfg.background_load && bench_load_stop() != 0)
+        fprintf(stderr, "nla bench: --background-load: cannot stop: %s\n", strerror(errno));
     nla_context_destroy(ctx);
     return rc;
 }

@@ -9,6 +9,8 @@
  *   bench_report.c the table and the JSON output
  *   bench_svg.c    the chart (--svg)
  *   bench_cuda.c   --backend cuda: against cuBLAS and cuFFT
+ *   bench_load.c   --background-load: a thread that streams memory
+ *   bench_ref.c    --ref LIB[:PREFIX]: another CBLAS, dlopen'ed
  */
 #ifndef NLA_TOOLS_BENCH_H
 #define NLA_TOOLS_BENCH_H
@@ -108,6 +110,13 @@ struct bench_config {
     const char *openblas_config;
     const char *env_removed;   /* OPENBLAS_* removed by the re-exec, or NULL */
     const char *env_kept;      /* OPENBLAS_* kept (--keep-openblas-env), or NULL */
+    int background_load;       /* --background-load: bench_load.c's thread runs */
+    /* --ref (bench_ref.c): the CBLAS of the gemv, gbmv, spmv and gemm rows;
+       ref_lib NULL: the linked one */
+    const char *ref_lib, *ref_prefix;
+    const char *ref_config;    /* its version or configuration string, or NULL */
+    const char *ref_core;      /* the kernel or code path it reports, or NULL */
+    const char *ref_threading; /* how its threads run */
 };
 
 struct bench_stats { double median, p25, p75; };
@@ -182,6 +191,26 @@ double bench_stream_read(int threads, int quick, double kinds[3]);
    threads, each its static share; returns the sum (for a sink).  Also the
    read, readpf and read4 sides of tools/nla-ab. */
 double bench_read_pass(const double *a, size_t n, int threads, enum bench_read_kind kind);
+
+/* bench_load.c: --background-load, a pthread (outside OpenMP, not pinned)
+   that reads and writes a BENCH_LOAD_BYTES buffer, sweep after sweep,
+   from bench_load_start until bench_load_stop (which joins it and frees
+   the buffer).  Both return -1 (errno set) or 0; bench_load_gbs: the GB/s
+   it has read and written, on average, so far or until it stopped. */
+#define BENCH_LOAD_BYTES ((size_t)256 << 20)
+int bench_load_start(void);
+int bench_load_stop(void);
+double bench_load_gbs(void);
+
+/* bench_ref.c: --ref LIB[:PREFIX].  bench_ref_open loads it and finds its
+   PREFIX cblas_* functions and thread setter: 0, or an exit status after
+   a message.  bench_ref_run makes the reference call of case c with it
+   when it covers c's op (returns 1), else returns 0. */
+int bench_ref_open(const char *spec);
+void bench_ref_threads(int threads);
+void bench_ref_describe(struct bench_config *cfg);
+int bench_ref_covers(const struct bench_op *op);
+int bench_ref_run(const struct bench_case *c, const void *a, const void *b, void *y);
 
 /* bench_report.c */
 void bench_report_header(FILE *f, const struct bench_config *cfg);

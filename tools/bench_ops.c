@@ -187,9 +187,9 @@ static void gbmv_shape(const struct bench_case *c, char *buf, size_t len)
 
 static int gbmv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
-    static const int64_t full[] = { 1, 4, 16, 64 }, fast[] = { 1, 16 };
+    static const int64_t full[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128 }, fast[] = { 1, 16 };
     const int64_t *kb = quick ? fast : full;
-    int nk = quick ? 2 : 4, k = 0;
+    int nk = quick ? 2 : (int)(sizeof full / sizeof full[0]), k = 0;
     int64_t nn = n > 0 ? n : quick ? (int64_t)1 << 18 : (int64_t)1 << 20;
     for (int i = 0; i < nk; i++)
         for (int t = 0; t < 2; t++) {

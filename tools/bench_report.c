@@ -21,8 +21,23 @@ void bench_report_header(FILE *f, const struct bench_config *cfg)
                 cfg->threads_list);
     else
         fprintf(f, ", threads %d (libnla and reference)\n", cfg->threads);
-    fprintf(f, "reference: %s, core %s\n", cfg->openblas_config,
-            cfg->openblas_core);
+    if (cfg->ref_lib) {
+        fprintf(f, "reference for gemv, gbmv, spmv and gemm (--ref): %s%s%s\n",
+                cfg->ref_lib, cfg->ref_prefix[0] ? ", names prefixed " : "",
+                cfg->ref_prefix);
+        fprintf(f, "  %s, core %s, threading %s\n",
+                cfg->ref_config ? cfg->ref_config : "no version string",
+                cfg->ref_core ? cfg->ref_core : "unknown", cfg->ref_threading);
+        fprintf(f, "linked CBLAS (not used by those rows): %s, core %s\n",
+                cfg->openblas_config, cfg->openblas_core);
+    } else {
+        fprintf(f, "reference: %s, core %s\n", cfg->openblas_config,
+                cfg->openblas_core);
+    }
+    if (cfg->background_load)
+        fprintf(f, "background load: on (--background-load): a second thread reads "
+                "and writes %zu MiB, sweep after sweep, for the whole run\n",
+                BENCH_LOAD_BYTES >> 20);
     if (cfg->env_kept)
         fprintf(f, "note: %s kept (--keep-openblas-env)\n", cfg->env_kept);
     if (cfg->env_removed)
@@ -196,6 +211,25 @@ static void json_config(FILE *f, const struct bench_config *cfg)
     json_str(f, cfg->env_removed);
     fputs(", \"openblas_env_kept\": ", f);
     json_str(f, cfg->env_kept);
+    fprintf(f, ",\n             \"background_load\": %s, \"background_load_gbs\": ",
+            cfg->background_load ? "true" : "false");
+    json_num(f, cfg->background_load ? bench_load_gbs() : NAN);
+    fputs(", \"reference\": ", f);
+    if (cfg->ref_lib) {
+        fputs("{\"library\": ", f);
+        json_str(f, cfg->ref_lib);
+        fputs(", \"prefix\": ", f);
+        json_str(f, cfg->ref_prefix);
+        fputs(", \"config\": ", f);
+        json_str(f, cfg->ref_config);
+        fputs(", \"core\": ", f);
+        json_str(f, cfg->ref_core);
+        fputs(", \"threading\": ", f);
+        json_str(f, cfg->ref_threading);
+        fputs(", \"ops\": [\"gemv\", \"gbmv\", \"spmv\", \"gemm\"]}", f);
+    } else {
+        fputs("null", f);
+    }
     fputs("},\n", f);
 }
 

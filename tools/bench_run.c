@@ -38,6 +38,14 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The reference call: --ref's library for the ops it covers (bench_ref.c),
+   else the op's own. */
+static void run_ref(const struct bench_case *c, const void *a, const void *b, void *y)
+{
+    if (!bench_ref_run(c, a, b, y))
+        c->op->run_ref(c, a, b, y);
+}
+
 /* ------------------------------------------------------------------ data */
 
 static void *alloc_elems(size_t count, size_t elsize)
@@ -150,7 +158,7 @@ static int check(const struct bench_case *c, const struct bench_data *d,
         free(bound);
         return -1;
     }
-    c->op->run_ref(c, aa, ab, bound);
+    run_ref(c, aa, ab, bound);
     for (size_t i = 0; i < d->n.y; i++) {
         double diff = fabs(elem(d->y_nla, i, c->prec) - elem(d->y_ref, i, c->prec));
         double b = elem(bound, i, c->prec);
@@ -191,7 +199,7 @@ static nla_status time_batch(const struct side *s, long reps, double *sec)
         if (s->ctx)
             st = s->c->op->run_nla(s->ctx, s->c, s->a, s->b, s->y);
         else
-            s->c->op->run_ref(s->c, s->a, s->b, s->y);
+            run_ref(s->c, s->a, s->b, s->y);
     }
     if (s->ctx && st == NLA_OK)
         st = nla_context_synchronize(s->ctx);
@@ -350,7 +358,7 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
         data_free(&d);
         return -1;
     }
-    c->op->run_ref(c, d.a, d.b, d.y_ref);
+    run_ref(c, d.a, d.b, d.y_ref);
     if (check(c, &d, r) == 0) {
         struct side sides[2] = {
             { ctx, c, d.a, d.b, d.y_nla }, { NULL, c, d.a, d.b, d.y_ref }

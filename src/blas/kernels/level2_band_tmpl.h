@@ -5,15 +5,19 @@
  * Four forms, each computing rows (NoTrans) or elements (Trans) [lo, hi)
  * of y = beta*y + alpha*op(A)*x for a band clipped to the matrix
  * (kl <= m-1, ku <= n-1); A(i,j) = ab[ku + i - j + j*ldab]:
- *   n_rows  narrow bands by rows, the diagonals unrolled (w <= 8 unrolled;
- *           any w works)
+ *   n_rows  narrow bands by rows, the diagonals unrolled (w <= 9; any w
+ *           works)
  *   n_cols  by columns: each column's axpy on the vectors of y aligned to
  *           multiples of VL, the partial vectors masked, y scaled by beta
  *           just ahead of the first column that reaches it.  Every row sums
  *           its columns in order, so the bits never depend on [lo, hi)
  *   t_diag  narrow bands by columns, the diagonals unrolled
- *   t_dots  one dot a column, four at a time where whole (L(dotxf))
- * Which form runs is the driver's choice (src/blas/level2_tmpl.h).
+ *   t_dots  one dot a column, four at a time where whole (L(dotxf)),
+ *           the columns one after the other
+ * The wide forms read the band in address order, one run, and take no
+ * software prefetch: the hardware's keeps up with one run, and a prefetch
+ * 4 or 8 KiB ahead cost 5-40% (doc/tuning.md).  Which form runs is the
+ * driver's choice (l2_gbmv_form, src/blas/level2.c).
  */
 
 /* ------------------------------------------------- narrow: diagonals */
@@ -420,7 +424,7 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
         int64_t i0, i1;
         if (j >= a && j + 4 <= b) {
             LT_T d[4];
-            L(dotxf)(4, w, ab + j * ldab, ldab, x + j - ku, 1, d);
+            L(dotxf)(4, 0, w, ab + j * ldab, ldab, x + j - ku, 1, d);
             UNROLL
             for (int q = 0; q < 4; q++)
                 y[j + q] = L(blend)(alpha, d[q], beta, y + j + q);

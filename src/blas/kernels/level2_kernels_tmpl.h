@@ -265,22 +265,16 @@ INLINE void L(scale)(LT_T *y, int64_t len, LT_T beta)
 
 /* ------------------------------------------------------- dotxf: dots */
 
-/* Four dots of length len in one pass, d[q] = a[q*lda ..] . x[q*xs ..]
-   (xs = 0 for gemv; the columns of a band shift x by xs = 1): two
-   accumulators each, the partial vector into the second.  L(dot) is the
-   case of one column, with the same bits. */
-INLINE void L(dotxf)(const int Q, int64_t len, const LT_T *a, int64_t lda, const LT_T *x,
-                     const int xs, LT_T *d)
+/* Columns [Q0, Q1) of L(dotxf)'s sums over [0, len): two accumulators a
+   column, the partial vector into the second */
+INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
+                        int64_t lda, const LT_T *x, const int xs, VEC *s0, VEC *s1)
 {
-    VEC s0[4], s1[4];
     int64_t i = 0;
 
-    UNROLL
-    for (int q = 0; q < Q; q++)
-        s0[q] = s1[q] = SPLAT(0);
     for (; i + 2 * LT_VL <= len; i += 2 * LT_VL) {
         UNROLL
-        for (int q = 0; q < Q; q++) {
+        for (int q = Q0; q < Q1; q++) {
             s0[q] = L(madd)(s0[q], LOADU(a + q * lda + i), LOADU(x + q * xs + i));
             s1[q] = L(madd)(s1[q], LOADU(a + q * lda + i + LT_VL),
                             LOADU(x + q * xs + i + LT_VL));
@@ -288,15 +282,39 @@ INLINE void L(dotxf)(const int Q, int64_t len, const LT_T *a, int64_t lda, const
     }
     if (i + LT_VL <= len) {
         UNROLL
-        for (int q = 0; q < Q; q++)
+        for (int q = Q0; q < Q1; q++)
             s0[q] = L(madd)(s0[q], LOADU(a + q * lda + i), LOADU(x + q * xs + i));
         i += LT_VL;
     }
     if (i < len) {
         UNROLL
-        for (int q = 0; q < Q; q++)
+        for (int q = Q0; q < Q1; q++)
             s1[q] = L(madd)(s1[q], L(loadn)(a + q * lda + i, len - i),
                             L(loadn)(x + q * xs + i, len - i));
+    }
+}
+
+/* Q (1 or 4) dots of length len, d[q] = a[q*lda ..] . x[q*xs ..] (xs = 0
+   for gemv; the columns of a band shift x by xs = 1), the lanes summed
+   together at the end.  in_step: the columns side by side in one pass
+   over x (gemv's long columns); else one after the other, so that a band's
+   short columns are read as the one run they are in memory (four columns
+   in step read four runs, slower from memory: doc/tuning.md).  Every
+   column's sum has the bits of L(dot)'s either way. */
+INLINE void L(dotxf)(const int Q, const int in_step, int64_t len, const LT_T *a, int64_t lda,
+                     const LT_T *x, const int xs, LT_T *d)
+{
+    VEC s0[4], s1[4];
+
+    UNROLL
+    for (int q = 0; q < Q; q++)
+        s0[q] = s1[q] = SPLAT(0);
+    if (in_step) {
+        L(dot_cols)(0, Q, len, a, lda, x, xs, s0, s1);
+    } else {
+        UNROLL
+        for (int q = 0; q < Q; q++)
+            L(dot_cols)(q, q + 1, len, a, lda, x, xs, s0, s1);
     }
     UNROLL
     for (int q = 0; q < Q; q++)
@@ -310,7 +328,7 @@ INLINE void L(dotxf)(const int Q, int64_t len, const LT_T *a, int64_t lda, const
 INLINE LT_T L(dot)(int64_t len, const LT_T *a, const LT_T *x)
 {
     LT_T d;
-    L(dotxf)(1, len, a, 0, x, 0, &d);
+    L(dotxf)(1, 1, len, a, 0, x, 0, &d);
     return d;
 }
 
@@ -375,7 +393,7 @@ static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT
 
     for (; j + 4 <= n; j += 4) {
         LT_T d[4];
-        L(dotxf)(4, m, a + j * lda, lda, x, 0, d);
+        L(dotxf)(4, 1, m, a + j * lda, lda, x, 0, d);
         UNROLL
         for (int u = 0; u < 4; u++)
             y[j + u] = L(blend)(alpha, d[u], beta, y + j + u);

@@ -286,3 +286,52 @@ Test(config, derivation_rule_invariants_and_growth)
         prev = v;
     }
 }
+
+/* One gbmv of band width w (kl = w-1, ku = 0) on a small matrix: the form
+   it reports, "gbmv N rows: ..." and the like. */
+static const char *band_form(int single, int trans, int64_t w)
+{
+    static char form[128];
+    int64_t n = w + 20;
+    double *ab = calloc((size_t)(w * n), sizeof(double)), *x = calloc((size_t)n, sizeof(double));
+    double *y = calloc((size_t)n, sizeof(double));
+    nla_context *ctx;
+    nla_trans tr = trans ? NLA_TRANS : NLA_NO_TRANS;
+
+    cr_assert(ab && x && y && nla_context_create(&ctx, NLA_BACKEND_CPU) == NLA_OK);
+    if (single)
+        cr_assert(nla_sgbmv(ctx, tr, n, n, w - 1, 0, 1.0f, (float *)ab, w, (float *)x, 1, 0.0f,
+                            (float *)y, 1) == NLA_OK);
+    else
+        cr_assert(nla_dgbmv(ctx, tr, n, n, w - 1, 0, 1.0, ab, w, x, 1, 0.0, y, 1) == NLA_OK);
+    snprintf(form, sizeof form, "%s", nla_context_last_form(ctx));
+    nla_context_destroy(ctx);
+    free(ab);
+    free(x);
+    free(y);
+    return form;
+}
+
+/* gbmv takes its narrow forms up to the configuration's crossovers, as
+   nla_cpu_config_value reports them, and its wide forms beyond */
+Test(config, gbmv_forms_follow_crossovers, .init = clean_env)
+{
+    static const char *const keys[2][2] = { { "dgbmv_n_rows_w", "dgbmv_t_diag_w" },
+                                            { "sgbmv_n_rows_w", "sgbmv_t_diag_w" } };
+    static const char *const narrow[2] = { "gbmv N rows: ", "gbmv T diag: " };
+    static const char *const wide[2] = { "gbmv N cols: ", "gbmv T dots: " };
+
+    for (int single = 0; single < 2; single++)
+        for (int trans = 0; trans < 2; trans++) {
+            int64_t w = nla_cpu_config_value(keys[single][trans]);
+            const char *f;
+            cr_assert(w >= 1 && w < 1000, "%s = %lld", keys[single][trans], (long long)w);
+            f = band_form(single, trans, w);
+            cr_assert(strncmp(f, narrow[trans], strlen(narrow[trans])) == 0, "w = %lld: %s",
+                      (long long)w, f);
+            f = band_form(single, trans, w + 1);
+            cr_assert(strncmp(f, wide[trans], strlen(wide[trans])) == 0, "w = %lld: %s",
+                      (long long)w + 1, f);
+        }
+    cr_assert(nla_cpu_config_value("l2_thread_min") >= 0);
+}

@@ -19,10 +19,11 @@ typedef struct nla_l2_config {
     int64_t thread_min;
 } nla_l2_config;
 
-/* Values for a CPU with no entry of its own: the crossovers measured on a
-   Zen 4 (doc/tuning.md, "level 2"), where narrow bands move as many bytes
-   of x and y as of the band. */
+/* The crossovers measured on a Zen 4 (doc/tuning.md, 5.0), the values of
+   every entry until it is measured on its own: by rows while a row's
+   diagonals fit the unrolled kernel better than short column segments fit
+   vectors; by diagonals while a column is shorter than a vector or two. */
 #define NLA_L2_CONFIG_DEFAULT                                                  \
-    { .gbmv_n_rows_w = { 15, 20 }, .gbmv_t_diag_w = { 8, 8 }, .thread_min = 65536 }
+    { .gbmv_n_rows_w = { 15, 20 }, .gbmv_t_diag_w = { 6, 8 }, .thread_min = 65536 }
 
 #endif

@@ -248,30 +248,22 @@ INLINE void L(gbmv_t_diag_w)(const int W, int64_t ku, const LT_T *ab, int64_t ld
     L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
-/* The same sums near the edges, where part of the band lies outside A. */
-static void L(gbmv_n_edge)(int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
-                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                           int64_t lo, int64_t hi)
+/* The same sums near the edges, where part of the band lies outside A:
+   y[o] for the rows (NoTrans) or columns (Trans) o in [lo, hi); len is
+   the other dimension, the length of x. */
+static void L(gbmv_edge)(int trans, int64_t len, int64_t kl, int64_t ku, const LT_T *ab,
+                         int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                         int64_t lo, int64_t hi)
 {
-    for (int64_t i = lo; i < hi; i++) {
-        int64_t j0 = MAX(0, i - kl), j1 = MIN(n - 1, i + ku);
-        LT_T s = 0;
-        for (int64_t j = j0; j <= j1; j++)
-            s += ab[ku + i - j + j * ldab] * x[j];
-        y[i] = L(blend)(alpha, s, beta, y + i);
-    }
-}
+    int64_t below = trans ? ku : kl, above = trans ? kl : ku;
 
-static void L(gbmv_t_edge)(int64_t m, int64_t kl, int64_t ku, const LT_T *ab,
-                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                           int64_t lo, int64_t hi)
-{
-    for (int64_t j = lo; j < hi; j++) {
-        int64_t i0 = MAX(0, j - ku), i1 = MIN(m - 1, j + kl);
+    for (int64_t o = lo; o < hi; o++) {
         LT_T s = 0;
-        for (int64_t i = i0; i <= i1; i++)
-            s += ab[ku + i - j + j * ldab] * x[i];
-        y[j] = L(blend)(alpha, s, beta, y + j);
+        for (int64_t k = MAX(0, o - below); k <= MIN(len - 1, o + above); k++) {
+            int64_t i = trans ? k : o, j = trans ? o : k;
+            s += ab[ku + i - j + j * ldab] * x[k];
+        }
+        y[o] = L(blend)(alpha, s, beta, y + o);
     }
 }
 
@@ -299,12 +291,12 @@ static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
     /* interior rows: i - kl >= 0 and i + ku <= n - 1 */
     int64_t a = MIN(MAX(lo, kl), hi), b = MAX(MIN(hi, MIN(m, n - ku)), a);
 
-    L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+    L(gbmv_edge)(0, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
 #define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
     L2_W_CASES(L2_N_DIAG)
 #undef L2_N_DIAG
     L2_UPPER_CLEAN();
-    L(gbmv_n_edge)(n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+    L(gbmv_edge)(0, n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
 }
 
 static void L(gbmv_t_diag)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
@@ -315,12 +307,12 @@ static void L(gbmv_t_diag)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
 
-    L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+    L(gbmv_edge)(1, m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
 #define L2_T_DIAG(W) L(gbmv_t_diag_w)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
     L2_W_CASES(L2_T_DIAG)
 #undef L2_T_DIAG
     L2_UPPER_CLEAN();
-    L(gbmv_t_edge)(m, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+    L(gbmv_edge)(1, m, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
 }
 
 /* ------------------------------------------------------ wide: columns */
@@ -412,10 +404,21 @@ static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 
 /* ------------------------------------------------------ wide: dots */
 
+#define L2_FIELD_(p, f) p##f
+#define L2_FIELD(p, f) L2_FIELD_(p, f)
 static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t lo, int64_t hi)
 {
+#if NLA_VBYTES == 64
+    /* the AVX2 table's dots, on 32-byte vectors: a band column starts
+       anywhere, and a 64-byte load splits a cache line twice as often as a
+       32-byte one, while a memory-bound dot needs a fraction of either's
+       arithmetic (double kl = 32, Zen 4: 21.6 against 15.9 GB/s;
+       doc/tuning.md, 5.0) */
+    nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,
+                                                                alpha, beta, y, lo, hi);
+#else
     int64_t w = kl + ku + 1;
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
     int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
@@ -437,7 +440,10 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
                                                  x + i0) : 0, beta, y + j);
     }
     L2_UPPER_CLEAN();
+#endif
 }
+#undef L2_FIELD_
+#undef L2_FIELD
 
 #undef L2_W_CASES
 #undef L2_SCALE_RUN

@@ -22,6 +22,7 @@ static void clean_env(void)
     unsetenv("NLA_CPU_ISA");
     unsetenv("NLA_CPU_TUNE");
     unsetenv("NLA_TUNE_CACHES");
+    unsetenv("NLA_L2_FORM");
 }
 
 static void tune(const char *name)

@@ -173,8 +173,8 @@ static double sum_block(const double *p, size_t n, int prefetch)
 }
 
 /* The same sum over four runs, the quarters of [p, p+n), a line of each
-   in turn: the pattern of the level-2 kernels that read the band as four
-   streams (src/blas/level2.c, the zen3 profile). */
+   in turn: what a memory system gives to four streams read in step (the
+   level-2 kernels read one run: doc/tuning.md, 5.0). */
 #if defined(__x86_64__) && defined(__GNUC__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif

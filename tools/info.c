@@ -33,8 +33,8 @@ static void print_env(void)
         any = 1;
     }
     if (!any)
-        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_CPU_TUNE NLA_TUNE_CACHES "
-               "NLA_PLUGIN_PATH OMP_NUM_THREADS is set)\n");
+        printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_CPU_TUNE NLA_TUNE_CACHES NLA_L2_FORM\n"
+               "   NLA_L2_THREAD_MIN NLA_PLUGIN_PATH OMP_NUM_THREADS is set)\n");
 }
 
 /* bytes as "48 KiB" or "32 MiB" */

@@ -7,7 +7,7 @@
  *   nla info gbmv d|s N|T M N KL KU          one band shape
  *
  * A band's form depends on its width clipped to the matrix, so the call is
- * made on a matrix of the same clipped width and at most KL+KU+16 rows and
+ * made with the clipped KL and KU on a matrix of at most KL+KU+16 rows and
  * columns.
  */
 #include <stdlib.h>
@@ -20,7 +20,7 @@ static const char *gbmv_form(nla_context *ctx, int single, int trans, int64_t m,
 {
     int64_t kl1 = kl < m - 1 ? kl : m - 1, ku1 = ku < n - 1 ? ku : n - 1;
     int64_t ms = m < kl1 + ku1 + 16 ? m : kl1 + ku1 + 16;
-    int64_t ns = n < kl1 + ku1 + 16 ? n : kl1 + ku1 + 16, ldab = kl + ku + 1;
+    int64_t ns = n < kl1 + ku1 + 16 ? n : kl1 + ku1 + 16, ldab = kl1 + ku1 + 1;
     size_t es = single ? sizeof(float) : sizeof(double);
     void *ab = calloc((size_t)(ldab * ns), es), *x = calloc((size_t)(ms + ns), es);
     void *y = calloc((size_t)(ms + ns), es);
@@ -28,8 +28,8 @@ static const char *gbmv_form(nla_context *ctx, int single, int trans, int64_t m,
     nla_status st = NLA_ENOMEM;
 
     if (ab && x && y)
-        st = single ? nla_sgbmv(ctx, tr, ms, ns, kl, ku, 1.0f, ab, ldab, x, 1, 0.0f, y, 1)
-                    : nla_dgbmv(ctx, tr, ms, ns, kl, ku, 1.0, ab, ldab, x, 1, 0.0, y, 1);
+        st = single ? nla_sgbmv(ctx, tr, ms, ns, kl1, ku1, 1.0f, ab, ldab, x, 1, 0.0f, y, 1)
+                    : nla_dgbmv(ctx, tr, ms, ns, kl1, ku1, 1.0, ab, ldab, x, 1, 0.0, y, 1);
     snprintf(buf, len, "%s", st == NLA_OK ? nla_context_last_form(ctx) : "?");
     free(ab);
     free(x);
@@ -78,7 +78,7 @@ static int64_t parse_size(const char *s, int *ok)
 {
     char *end;
     long long v = strtoll(s, &end, 10);
-    if (*end || v < 0)
+    if (!*s || *end || v < 0)
         *ok = 0;
     return v;
 }

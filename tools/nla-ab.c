@@ -6,19 +6,19 @@
  *
  * OP is gbmv, gemv or spmv, PREC d or s, FORM N or T (gbmv, gemv) or U or
  * L (spmv).  Each LIB is one of
- *   PATH[@PROFILE][%VAR=VALUE...]  a libnla shared library (a build's
+ *   PATH[@CONFIG][%VAR=VALUE...]  a libnla shared library (a build's
  *        .libs/libnla.so.0.0.0).  Each is copied to a file of its own and
  *        opened from there, so the same build can be listed twice; its
- *        first call runs with NLA_CPU_TUNE=PROFILE and the VAR=VALUE
+ *        first call runs with NLA_CPU_TUNE=CONFIG (a CPU configuration,
+ *        src/core/tune.c) and the VAR=VALUE (NLA_L2_FORM=dots, say)
  *        settings in the environment (libnla reads them once), then they
  *        are removed;
  *   ref   the CBLAS reference this was configured with (cblas_?OP);
  *   read  nla bench's plain read over the matrix's bytes, the ceiling of
- *         the one-stream kernels;
+ *         kernels that read the matrix as one run;
  *   readpf the same read with a software prefetch 4 KiB ahead;
  *   read4 its four-run read (tools/bench_stream.c): each thread's share
- *         in quarters, a line of each in turn, the four-stream kernels'
- *         ceiling.
+ *         in quarters, a line of each in turn.
  * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
  * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that

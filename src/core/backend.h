@@ -23,7 +23,8 @@
    3: mem_alloc, upload, download and synchronize take the nla_exec (a
       backend can describe its failure); is_device_ptr added
    4: fft_execute takes a message buffer (the device's error string)
-   5: fw_solve added (the Frank-Wolfe loop on the backend) */
+   5: fw_solve added (the Frank-Wolfe loop on the backend)
+   6: nla_exec gains form (the CPU level-2 kernel form a call ran) */
 #define NLA_PLUGIN_ABI 6
 
 /* What a backend entry is given besides its arguments. */

@@ -15,7 +15,6 @@
 #include <omp.h>
 #endif
 #include "internal.h"
-#include "tune.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>

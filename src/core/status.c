@@ -45,13 +45,17 @@ nla_status nla_fail(nla_context *ctx, nla_status s, const char *fn,
     vsnprintf(body, sizeof body, fmt, ap);
     va_end(ap);
     snprintf(last_error, sizeof last_error, "%.40s: %.200s", fn, body);
-    if (ctx)
+    if (ctx) {
         memcpy(ctx->msg, last_error, sizeof ctx->msg);
+        ctx->form = "";
+    }
     return s;
 }
 
 void nla_ok(nla_context *ctx)
 {
-    if (ctx)
+    if (ctx) {
         ctx->msg[0] = '\0';
+        ctx->form = "";
+    }
 }

@@ -37,7 +37,7 @@ typedef struct nla_tuning {
 /* The configuration of this CPU, chosen once (pthread_once), honouring
    NLA_CPU_TUNE and NLA_TUNE_CACHES. */
 const nla_tuning *nla_tuning_get(void);
-/* Why it was chosen, e.g. "CPUID AuthenticAMD family 19h model 11h: zen4". */
+/* Why it was chosen, e.g. "CPUID AuthenticAMD family 19h model 11h". */
 const char *nla_tuning_reason(void);
 /* 1 if name is a configuration NLA_CPU_TUNE can force. */
 int nla_tuning_known(const char *name);

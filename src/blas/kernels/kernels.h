@@ -22,9 +22,7 @@
  * They belong to the CPU, not the kernel: src/core/tune.h holds them per
  * microarchitecture, and the driver rounds them to the table's tile.
  *
- * Level-2 inner kernels work on unit-stride vectors only (the drivers copy
- * strided vectors).  Each has a fixed summation order, so results are the
- * same whatever the thread split, for one ISA.
+ * The level-2 kernels have a table of their own (level2_kernels.h).
  */
 #ifndef NLA_BLAS_KERNELS_H
 #define NLA_BLAS_KERNELS_H

@@ -258,12 +258,15 @@ static void L(gbmv_edge)(int trans, int64_t len, int64_t kl, int64_t ku, const L
     int64_t below = trans ? ku : kl, above = trans ? kl : ku;
 
     for (int64_t o = lo; o < hi; o++) {
+        int64_t k0 = MAX(0, o - below), k1 = MIN(len - 1, o + above);
         LT_T s = 0;
-        for (int64_t k = MAX(0, o - below); k <= MIN(len - 1, o + above); k++) {
+        for (int64_t k = k0; k <= k1; k++) {
             int64_t i = trans ? k : o, j = trans ? o : k;
             s += ab[ku + i - j + j * ldab] * x[k];
         }
-        y[o] = L(blend)(alpha, s, beta, y + o);
+        /* no entry of the band: beta*y alone, as BLAS (alpha*0 is NaN for
+           an infinite alpha) */
+        y[o] = k0 <= k1 ? L(blend)(alpha, s, beta, y + o) : beta == 0 ? 0 : beta * y[o];
     }
 }
 
@@ -436,8 +439,11 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
         }
         i0 = MAX(0, j - ku);
         i1 = MIN(m - 1, j + kl);
-        y[j] = L(blend)(alpha, i0 <= i1 ? L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab,
-                                                 x + i0) : 0, beta, y + j);
+        if (i0 <= i1)
+            y[j] = L(blend)(alpha, L(dot)(i1 - i0 + 1, ab + ku + i0 - j + j * ldab, x + i0),
+                            beta, y + j);
+        else
+            y[j] = beta == 0 ? 0 : beta * y[j];
     }
     L2_UPPER_CLEAN();
 #endif

@@ -12,7 +12,11 @@
  * the block a kernel is given), so gemv and gbmv give the same bits for
  * any thread count; spmv's order depends on how the columns are split.
  *
- * beta == 0 never reads y.
+ * beta == 0: y's old values never reach the result (the kernels may load
+ * and store back lanes they do not update).  The blocks [lo, hi) a driver
+ * hands a band kernel start at multiples of 64 elements and end at one or
+ * at the end of y: a kernel may load and store whole vectors of y inside
+ * its block, at multiples of the vector width.
  */
 #ifndef NLA_BLAS_LEVEL2_KERNELS_H
 #define NLA_BLAS_LEVEL2_KERNELS_H

@@ -286,36 +286,44 @@ static void L(gbmv_edge)(int trans, int64_t len, int64_t kl, int64_t ku, const L
     default: CALL(w); break;                                                   \
     }
 
+/* The narrow forms: the rows (NoTrans) or columns (Trans) o in [lo, hi)
+   whose band lies inside A by the diagonals, the others by L(gbmv_edge). */
+static void L(gbmv_narrow)(int trans, int64_t m, int64_t n, int64_t kl, int64_t ku,
+                           const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
+                           LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+{
+    int w = (int)(kl + ku + 1);
+    int64_t below = trans ? ku : kl, above = trans ? kl : ku;
+    int64_t len = trans ? m : n, outs = trans ? n : m;
+    /* inside: o - below >= 0 and o + above <= len - 1 */
+    int64_t a = MIN(MAX(lo, below), hi), b = MAX(MIN(hi, MIN(outs, len - above)), a);
+
+    L(gbmv_edge)(trans, len, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
+#define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
+#define L2_T_DIAG(W) L(gbmv_t_diag_w)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
+    if (trans) {
+        L2_W_CASES(L2_T_DIAG)
+    } else {
+        L2_W_CASES(L2_N_DIAG)
+    }
+#undef L2_N_DIAG
+#undef L2_T_DIAG
+    L2_UPPER_CLEAN();
+    L(gbmv_edge)(trans, len, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+}
+
 static void L(gbmv_n_rows)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t lo, int64_t hi)
 {
-    int w = (int)(kl + ku + 1);
-    /* interior rows: i - kl >= 0 and i + ku <= n - 1 */
-    int64_t a = MIN(MAX(lo, kl), hi), b = MAX(MIN(hi, MIN(m, n - ku)), a);
-
-    L(gbmv_edge)(0, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
-#define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
-    L2_W_CASES(L2_N_DIAG)
-#undef L2_N_DIAG
-    L2_UPPER_CLEAN();
-    L(gbmv_edge)(0, n, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+    L(gbmv_narrow)(0, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
 static void L(gbmv_t_diag)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t lo, int64_t hi)
 {
-    int w = (int)(kl + ku + 1);
-    /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
-    int64_t a = MIN(MAX(lo, ku), hi), b = MAX(MIN(hi, MIN(n, m - kl)), a);
-
-    L(gbmv_edge)(1, m, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
-#define L2_T_DIAG(W) L(gbmv_t_diag_w)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
-    L2_W_CASES(L2_T_DIAG)
-#undef L2_T_DIAG
-    L2_UPPER_CLEAN();
-    L(gbmv_edge)(1, m, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
+    L(gbmv_narrow)(1, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
 /* ------------------------------------------------------ wide: columns */

@@ -4,8 +4,8 @@
  *
  *   nla-ab OP PREC FORM THREADS REPS LIB...
  *
- * OP is gbmv, gemv or spmv, PREC d or s, FORM N or T (gbmv, gemv) or U or
- * L (spmv).  Each LIB is one of
+ * OP is gbmv, gemv, spmv or gemm, PREC d or s, FORM N or T (gbmv, gemv;
+ * gemm: op(A) in C = 1.5 op(A) B + 0.5 C) or U or L (spmv).  Each LIB is one of
  *   PATH[@CONFIG][%VAR=VALUE...]  a libnla shared library (a build's
  *        .libs/libnla.so.0.0.0).  Each is copied to a file of its own and
  *        opened from there, so the same build can be listed twice; its
@@ -19,7 +19,8 @@
  *   readpf the same read with a software prefetch 4 KiB ahead;
  *   read4 its four-run read (tools/bench_stream.c): each thread's share
  *         in quarters, a line of each in turn.
- * The environment gives the shape: N (default gbmv 2^20, else 8000), KL
+ * The environment gives the shape: N (default gbmv 2^20, gemm 2048, else
+ * 8000; gemm is N x N x N), KL
  * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that
  * was idle takes a while to come back to speed).  The matrix, x and y
@@ -30,8 +31,9 @@
  * Every library's y is compared with the first's.  Then REPS rounds take
  * one sample of each library in turn, each at least 20 ms of calls, so
  * that all sides see the same state of a noisy machine.  It prints each
- * library's median GB/s of matrix bytes and the median over the rounds
- * of its sample divided by the first library's.
+ * library's median GB/s of matrix bytes (gemm: GFLOP/s, 2 N^3 a call;
+ * the reads then give the GB/s of reading A) and the median over the
+ * rounds of its sample divided by the first library's.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -63,6 +65,12 @@ typedef nla_status (*dspmv_fn)(nla_context *, nla_uplo, int64_t, double, const d
                                const double *, int64_t, double, double *, int64_t);
 typedef nla_status (*sspmv_fn)(nla_context *, nla_uplo, int64_t, float, const float *,
                                const float *, int64_t, float, float *, int64_t);
+typedef nla_status (*dgemm_fn)(nla_context *, nla_layout, nla_trans, nla_trans, int64_t,
+                               int64_t, int64_t, double, const double *, int64_t, const double *,
+                               int64_t, double, double *, int64_t);
+typedef nla_status (*sgemm_fn)(nla_context *, nla_layout, nla_trans, nla_trans, int64_t,
+                               int64_t, int64_t, float, const float *, int64_t, const float *,
+                               int64_t, float, float *, int64_t);
 typedef nla_status (*create_fn)(nla_context **, nla_backend);
 typedef nla_status (*threads_fn)(nla_context *, int);
 
@@ -85,7 +93,8 @@ static struct {
     int dbl, trans; /* trans: T, or L for spmv */
     int threads;
     int64_t n, kl;
-    size_t esz, abytes;
+    size_t esz, abytes, ylen; /* ylen: elements of y (C for gemm) */
+    double work;              /* bytes of A, or gemm's flops, a call */
     void *a, *x, *y, *y0;
 } P;
 
@@ -104,7 +113,7 @@ static void read_matrix(enum bench_read_kind kind)
     sink = bench_read_pass(P.a, P.abytes / sizeof(double), P.threads, kind);
 }
 
-static void call_nla(const struct side *sd)
+static nla_status call_nla(const struct side *sd)
 {
     nla_trans tr = P.trans ? NLA_TRANS : NLA_NO_TRANS;
     nla_uplo up = P.trans ? NLA_LOWER : NLA_UPPER;
@@ -112,21 +121,26 @@ static void call_nla(const struct side *sd)
 
     if (!strcmp(P.op, "gbmv")) {
         if (P.dbl)
-            ((dgbmv_fn)sd->fn)(sd->ctx, tr, n, n, P.kl, P.kl, 1.5, P.a, w, P.x, 1, 0.5, P.y, 1);
-        else
-            ((sgbmv_fn)sd->fn)(sd->ctx, tr, n, n, P.kl, P.kl, 1.5f, P.a, w, P.x, 1, 0.5f, P.y,
-                               1);
-    } else if (!strcmp(P.op, "gemv")) {
-        if (P.dbl)
-            ((dgemv_fn)sd->fn)(sd->ctx, tr, n, n, 1.5, P.a, n, P.x, 1, 0.5, P.y, 1);
-        else
-            ((sgemv_fn)sd->fn)(sd->ctx, tr, n, n, 1.5f, P.a, n, P.x, 1, 0.5f, P.y, 1);
-    } else {
-        if (P.dbl)
-            ((dspmv_fn)sd->fn)(sd->ctx, up, n, 1.5, P.a, P.x, 1, 0.5, P.y, 1);
-        else
-            ((sspmv_fn)sd->fn)(sd->ctx, up, n, 1.5f, P.a, P.x, 1, 0.5f, P.y, 1);
+            return ((dgbmv_fn)sd->fn)(sd->ctx, tr, n, n, P.kl, P.kl, 1.5, P.a, w, P.x, 1, 0.5,
+                                      P.y, 1);
+        return ((sgbmv_fn)sd->fn)(sd->ctx, tr, n, n, P.kl, P.kl, 1.5f, P.a, w, P.x, 1, 0.5f,
+                                  P.y, 1);
     }
+    if (!strcmp(P.op, "gemm")) {
+        if (P.dbl)
+            return ((dgemm_fn)sd->fn)(sd->ctx, NLA_COL_MAJOR, tr, NLA_NO_TRANS, n, n, n, 1.5,
+                                      P.a, n, P.x, n, 0.5, P.y, n);
+        return ((sgemm_fn)sd->fn)(sd->ctx, NLA_COL_MAJOR, tr, NLA_NO_TRANS, n, n, n, 1.5f, P.a,
+                                  n, P.x, n, 0.5f, P.y, n);
+    }
+    if (!strcmp(P.op, "gemv")) {
+        if (P.dbl)
+            return ((dgemv_fn)sd->fn)(sd->ctx, tr, n, n, 1.5, P.a, n, P.x, 1, 0.5, P.y, 1);
+        return ((sgemv_fn)sd->fn)(sd->ctx, tr, n, n, 1.5f, P.a, n, P.x, 1, 0.5f, P.y, 1);
+    }
+    if (P.dbl)
+        return ((dspmv_fn)sd->fn)(sd->ctx, up, n, 1.5, P.a, P.x, 1, 0.5, P.y, 1);
+    return ((sspmv_fn)sd->fn)(sd->ctx, up, n, 1.5f, P.a, P.x, 1, 0.5f, P.y, 1);
 }
 
 static void call_ref(void)
@@ -140,6 +154,13 @@ static void call_ref(void)
             cblas_dgbmv(CblasColMajor, tr, n, n, kl, kl, 1.5, P.a, w, P.x, 1, 0.5, P.y, 1);
         else
             cblas_sgbmv(CblasColMajor, tr, n, n, kl, kl, 1.5f, P.a, w, P.x, 1, 0.5f, P.y, 1);
+    } else if (!strcmp(P.op, "gemm")) {
+        if (P.dbl)
+            cblas_dgemm(CblasColMajor, tr, CblasNoTrans, n, n, n, 1.5, P.a, n, P.x, n, 0.5, P.y,
+                        n);
+        else
+            cblas_sgemm(CblasColMajor, tr, CblasNoTrans, n, n, n, 1.5f, P.a, n, P.x, n, 0.5f,
+                        P.y, n);
     } else if (!strcmp(P.op, "gemv")) {
         if (P.dbl)
             cblas_dgemv(CblasColMajor, tr, n, n, 1.5, P.a, n, P.x, 1, 0.5, P.y, 1);
@@ -282,8 +303,11 @@ static int open_nla(struct side *sd, char *spec, const char *dir, int idx)
         fprintf(stderr, "nla-ab: %s: no CPU context with %d threads\n", spec, P.threads);
         return 0;
     }
-    memcpy(P.y, P.y0, (size_t)P.n * P.esz);
-    call_nla(sd); /* the first call reads the environment */
+    memcpy(P.y, P.y0, P.ylen * P.esz);
+    if (call_nla(sd) != NLA_OK) { /* the first call reads the environment */
+        fprintf(stderr, "nla-ab: %s: nla_%c%s failed\n", spec, P.dbl ? 'd' : 's', P.op);
+        return 0;
+    }
     unsetenv("NLA_CPU_TUNE");
     for (int i = 0; i < nnames; i++)
         unsetenv(names[i]);
@@ -317,8 +341,8 @@ int main(int argc, char **argv)
     void *ref, *bases[3];
 
     if (argc < 7 || (strcmp(argv[1], "gbmv") && strcmp(argv[1], "gemv") &&
-                     strcmp(argv[1], "spmv"))) {
-        fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv d|s N|T|U|L THREADS REPS "
+                     strcmp(argv[1], "spmv") && strcmp(argv[1], "gemm"))) {
+        fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv|gemm d|s N|T|U|L THREADS REPS "
                         "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|readpf|read4...\n"
                         "  environment: N, KL (gbmv), SETTLE (ms), AOFF, XOFF, YOFF (bytes)\n");
         return 2;
@@ -335,7 +359,7 @@ int main(int argc, char **argv)
     nsides = argc - 6;
     P.esz = P.dbl ? sizeof(double) : sizeof(float);
     P.kl = env_int("KL", 16);
-    P.n = env_int("N", strcmp(P.op, "gbmv") ? 8000 : 1 << 20);
+    P.n = env_int("N", !strcmp(P.op, "gbmv") ? 1 << 20 : !strcmp(P.op, "gemm") ? 2048 : 8000);
     settle = (double)env_int("SETTLE", P.threads > 1 ? 150 : 0);
     aoff = env_int("AOFF", 0);
     xoff = env_int("XOFF", 0);
@@ -352,16 +376,19 @@ int main(int argc, char **argv)
     }
     if (!strcmp(P.op, "gbmv"))
         P.abytes = (size_t)(2 * P.kl + 1) * (size_t)P.n * P.esz;
-    else if (!strcmp(P.op, "gemv"))
+    else if (!strcmp(P.op, "gemv") || !strcmp(P.op, "gemm"))
         P.abytes = (size_t)P.n * (size_t)P.n * P.esz;
     else
         P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
+    P.ylen = !strcmp(P.op, "gemm") ? (size_t)P.n * (size_t)P.n : (size_t)P.n;
+    P.work = !strcmp(P.op, "gemm") ? 2.0 * (double)P.n * (double)P.n * (double)P.n
+                                   : (double)P.abytes;
 
     P.a = page_offset(P.abytes, aoff, &bases[0]);
-    P.x = page_offset((size_t)P.n * P.esz, xoff, &bases[1]);
-    P.y = page_offset((size_t)P.n * P.esz, yoff, &bases[2]);
-    P.y0 = malloc((size_t)P.n * P.esz);
-    ref = malloc((size_t)P.n * P.esz);
+    P.x = page_offset(P.ylen * P.esz, xoff, &bases[1]);
+    P.y = page_offset(P.ylen * P.esz, yoff, &bases[2]);
+    P.y0 = malloc(P.ylen * P.esz);
+    ref = malloc(P.ylen * P.esz);
     sides = calloc((size_t)nsides, sizeof *sides);
     if (!P.a || !P.x || !P.y || !P.y0 || !ref || !sides || !mkdtemp(dir)) {
         fprintf(stderr, "nla-ab: out of memory or no temporary directory\n");
@@ -375,7 +402,7 @@ int main(int argc, char **argv)
         else
             ((float *)P.a)[i] = (float)v;
     }
-    for (int64_t i = 0; i < P.n; i++) {
+    for (size_t i = 0; i < P.ylen; i++) {
         double v = rand() / (double)RAND_MAX - 0.5;
         if (P.dbl)
             ((double *)P.x)[i] = ((double *)P.y0)[i] = v;
@@ -409,18 +436,19 @@ int main(int argc, char **argv)
         double diff = 0, big = 0;
         if (sides[i].kind == LIB_READ)
             continue;
-        memcpy(P.y, P.y0, (size_t)P.n * P.esz);
+        memcpy(P.y, P.y0, P.ylen * P.esz);
         call(&sides[i]);
         if (first < 0) {
             first = i;
-            memcpy(ref, P.y, (size_t)P.n * P.esz);
+            memcpy(ref, P.y, P.ylen * P.esz);
             continue;
         }
-        for (int64_t k = 0; k < P.n; k++) {
+        for (size_t k = 0; k < P.ylen; k++) {
             diff = fmax(diff, fabs(elem(P.y, k) - elem(ref, k)));
             big = fmax(big, fabs(elem(ref, k)));
         }
-        if (diff > big * (P.dbl ? 1e-10 : 1e-3))
+        /* gemm sums n products in its own order */
+        if (diff > big * (P.dbl ? 1e-10 : 1e-3) * (!strcmp(P.op, "gemm") ? (double)P.n : 1))
             printf("MISMATCH %s: max difference %g (max |y| %g) against %s\n", sides[i].spec,
                    diff, big, sides[first].spec);
     }
@@ -438,7 +466,8 @@ int main(int argc, char **argv)
                 calls++;
                 t = now() - t0;
             } while (t < 0.02);
-            sides[i].gbs[r] = (double)P.abytes * 1e-9 / (t / calls);
+            sides[i].gbs[r] = (sides[i].kind == LIB_READ ? (double)P.abytes : P.work) * 1e-9 /
+                              (t / calls);
         }
 
     printf("%s%s %c n=%lld", P.dbl ? "d" : "s", P.op, argv[3][0], (long long)P.n);
@@ -452,7 +481,8 @@ int main(int argc, char **argv)
             return 1;
         for (int r = 0; r < reps; r++)
             ratio[r] = sides[i].gbs[r] / sides[0].gbs[r];
-        printf("%-40s %8.2f GB/s  x%.3f\n", sides[i].spec, median(sides[i].gbs, reps),
+        printf("%-40s %8.2f %s  x%.3f\n", sides[i].spec, median(sides[i].gbs, reps),
+               strcmp(P.op, "gemm") || sides[i].kind == LIB_READ ? "GB/s" : "GFLOP/s",
                median(ratio, reps));
         free(ratio);
     }

@@ -140,6 +140,10 @@ struct bench_result {
                                   rows), 0: not measured */
     double read_gbs;           /* read GB/s, likewise */
     double read_kinds[3];      /* its plain, prefetched and four-run reads */
+    double moved_per_work;     /* GB/s rows: bytes moved a call (the matrix,
+                                  x once, y read and written) / its work
+                                  (the matrix bytes); the read limit is
+                                  read_gbs / moved_per_work GB/s of work */
     double triad_paired;       /* the median of the triad samples taken with
                                   the row's samples (GB/s rows with
                                   stream_gbs), 0: none */

@@ -84,9 +84,10 @@ void bench_report_row(FILE *f, const struct bench_result *r)
     else if (r->timed && r->stream_gbs > 0) /* libnla's median / the best triad */
         fprintf(f, "  %3.0f%% of stream (ref %3.0f%%)", 100 * r->nla.median / r->stream_gbs,
                 100 * r->ref.median / r->stream_gbs);
-    if (r->timed && r->read_gbs > 0)     /* and / the read */
-        fprintf(f, ", of read %3.0f%% (ref %3.0f%%)", 100 * r->nla.median / r->read_gbs,
-                100 * r->ref.median / r->read_gbs);
+    if (r->timed && r->read_gbs > 0)     /* and bytes moved / the read */
+        fprintf(f, ", of read %3.0f%% (ref %3.0f%%)",
+                100 * r->nla.median * r->moved_per_work / r->read_gbs,
+                100 * r->ref.median * r->moved_per_work / r->read_gbs);
     if (r->timed && r->passes > 1)
         fprintf(f, "  passes %.2f..%.2f", r->ratio_lo, r->ratio_hi);
     fputc('\n', f);
@@ -291,8 +292,15 @@ static void json_row(FILE *f, const struct bench_result *r)
         fputs(", \"ref_stream_paired_fraction\": ", f);
         json_num(f, r->ref_stream_frac);
     }
-    json_ceiling(f, r, r->read_gbs, "stream_read", "read_fraction");
+    /* the read limit, in GB/s of the row's work (its bytes moved read at
+       the read's speed): read_fraction is bytes moved / the read */
+    json_ceiling(f, r, r->read_gbs / (r->moved_per_work > 0 ? r->moved_per_work : 1),
+                 "read_limit", "read_fraction");
     if (r->read_gbs > 0) {
+        fputs(", \"stream_read\": ", f);
+        json_num(f, r->read_gbs);
+        fputs(", \"moved_per_work\": ", f);
+        json_num(f, r->moved_per_work);
         static const char *const kind[3] = { "plain", "prefetched", "runs" };
         for (int k = 0; k < 3; k++) {
             fprintf(f, ", \"stream_read_%s\": ", kind[k]);

@@ -339,9 +339,16 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
     r->c = *c;
     r->threads = cfg->threads;
     if (strcmp(c->op->unit, "GB/s") == 0) {
+        struct bench_sizes sz = { 0 };
+        double work = c->op->work(c);
+        c->op->sizes(c, &sz);
         r->stream_gbs = cfg->stream_gbs;
         r->read_gbs = cfg->read_gbs;
         memcpy(r->read_kinds, cfg->read_kinds, sizeof r->read_kinds);
+        /* a narrow band also moves x and y, about as much as its matrix */
+        r->moved_per_work =
+            work > 0 ? (work + (double)bench_elsize(c->prec) * (double)(sz.b + 2 * sz.y)) / work
+                     : 1;
     }
     c->op->shape(c, r->shape, sizeof r->shape);
     r->ran_on = nla_backend_name(nla_context_backend(ctx));

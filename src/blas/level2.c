@@ -48,6 +48,7 @@ static const struct {
 
 static struct {
     nla_l2_config cfg;
+    int isa;                /* the running ISA's row of cfg.gbmv_n_rows_w */
     int forced_n, forced_t; /* a form, or -1 */
 } l2;
 static pthread_once_t l2_once = PTHREAD_ONCE_INIT;
@@ -88,6 +89,7 @@ static void l2_init(void)
     double v;
 
     l2.cfg = nla_tuning_get()->l2;
+    l2.isa = (int)nla_cpu_isa_id();
     l2.forced_n = l2.forced_t = -1;
     if (l2_env_number("NLA_L2_THREAD_MIN", &v))
         l2.cfg.thread_min = v < 9e18 ? (int64_t)v : INT64_MAX;
@@ -114,7 +116,7 @@ static nla_l2_gbmv_form l2_gbmv_form(int notrans, int64_t w, int single, const c
     if (forced >= 0)
         f = (nla_l2_gbmv_form)forced;
     else if (notrans)
-        f = w <= c->gbmv_n_rows_w[single] ? NLA_L2_GBMV_N_ROWS : NLA_L2_GBMV_N_COLS;
+        f = w <= c->gbmv_n_rows_w[l2.isa][single] ? NLA_L2_GBMV_N_ROWS : NLA_L2_GBMV_N_COLS;
     else
         f = w <= c->gbmv_t_diag_w[single] ? NLA_L2_GBMV_T_DIAG : NLA_L2_GBMV_T_DOTS;
     if (say)

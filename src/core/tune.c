@@ -423,7 +423,7 @@ NLA_API int64_t nla_cpu_config_value(const char *key)
     if (strcmp(key, "fft_stockham_max_bytes") == 0)
         return t->fft.stockham_max_bytes;
     if ((key[0] == 'd' || key[0] == 's') && strcmp(key + 1, "gbmv_n_rows_w") == 0)
-        return t->l2.gbmv_n_rows_w[key[0] == 's'];
+        return t->l2.gbmv_n_rows_w[nla_cpu_isa_id()][key[0] == 's'];
     if ((key[0] == 'd' || key[0] == 's') && strcmp(key + 1, "gbmv_t_diag_w") == 0)
         return t->l2.gbmv_t_diag_w[key[0] == 's'];
     if (strcmp(key, "l2_thread_min") == 0)

@@ -273,8 +273,8 @@ def cases(rng, quick):
                     spmv_case(rng, p, uplo, n, [0, n] if n < 5 else [0, n // 3, n],
                               at_end, offs[n % 4])
         # every width the narrow forms unroll (1..9) and past it (the
-        # runtime width), AVX-512's unpadded vector paths (rows 2..8, diag
-        # 2..12) and their ends, the column form's narrow widths (1..3), and
+        # runtime width), AVX-512's vector paths (rows 2..5 unpadded,
+        # regrouped, and vectors of rows from 6; diag 2..12) and their ends, the column form's narrow widths (1..3), and
         # wide bands; each unpadded and padded up to width 13
         widths = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (0, 3), (2, 2), (2, 3), (3, 3),
                   (3, 4), (4, 4), (5, 2), (7, 0), (0, 8), (4, 5), (5, 5), (6, 5), (0, 11),

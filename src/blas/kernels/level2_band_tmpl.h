@@ -5,8 +5,10 @@
  * Four forms, each computing rows (NoTrans) or elements (Trans) [lo, hi)
  * of y = beta*y + alpha*op(A)*x for a band clipped to the matrix
  * (kl <= m-1, ku <= n-1); A(i,j) = ab[ku + i - j + j*ldab]:
- *   n_rows  narrow bands by rows, the diagonals unrolled (w <= 9; any w
- *           works)
+ *   n_rows  by rows: on AVX-512 vectors of rows, each column's lanes
+ *           masked (w > 5), or the diagonals regrouped in registers (w <= 5,
+ *           unpadded); elsewhere a row at a time, the diagonals unrolled
+ *           (w <= 9; any w works)
  *   n_cols  by columns: each column's axpy on the vectors of y aligned to
  *           multiples of VL, the partial vectors masked, y scaled by beta
  *           just ahead of the first column that reaches it.  Every row sums
@@ -34,6 +36,9 @@
  * L2_ALIGN), and each sums its diagonals in the scalar form's order.
  */
 #define L2_DEINT 1
+/* NoTrans regroups up to 5 diagonals; wider bands take vectors of rows
+   (L(gbmv_n_vecs)): at w = 7 those read 1.25-1.4x (Zen 4, doc/tuning.md) */
+#define L2_DEINT_N_MAX 5
 #if LT_DOUBLE
 typedef __mmask8 L(kmask);
 #define L2_PERM2(a, i, b) ((VEC)_mm512_permutex2var_pd((__m512d)(a), (i), (__m512d)(b)))
@@ -166,6 +171,60 @@ INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T 
 #define L2_DEINT 0
 #endif
 
+#if NLA_VBYTES == 64
+/* acc + p * xj on lanes [lo, hi] (0 <= lo, hi < VL) only: the others keep
+   acc, and p is not read there */
+INLINE VEC L(fma_lanes)(VEC acc, int64_t lo, int64_t hi, const LT_T *p, LT_T xj)
+{
+    unsigned k = ((2u << hi) - 1) & ~((1u << lo) - 1);
+#if LT_DOUBLE
+    return (VEC)_mm512_mask3_fmadd_pd(_mm512_maskz_loadu_pd((__mmask8)k, p),
+                                      _mm512_set1_pd(xj), (__m512d)acc, (__mmask8)k);
+#else
+    return (VEC)_mm512_mask3_fmadd_ps(_mm512_maskz_loadu_ps((__mmask16)k, p),
+                                      _mm512_set1_ps(xj), (__m512)acc, (__mmask16)k);
+#endif
+}
+
+/*
+ * NoTrans by vectors of rows, AVX-512: rows [i0, i0 + 2*VL), every column
+ * of their band inside A.  Each vector's sums stay in a register; the
+ * w + VL - 1 columns that cross it are added in order, each on the lanes
+ * of its band (rows j-ku..j+kl of column j are contiguous in storage).
+ * Two vectors side by side are two independent chains.  (Four read 0.6x
+ * of two from memory on Zen 4, and AVX2's masked loads 0.4-0.5x of its
+ * scalar rows: doc/tuning.md, 5.0.)
+ */
+INLINE void L(gbmv_n_vecs)(const int R, int64_t kl, int64_t ku, const LT_T *ab,
+                           int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                           int64_t i0)
+{
+    const int64_t w = kl + ku + 1;
+    VEC acc[2];
+
+    UNROLL
+    for (int r = 0; r < R; r++)
+        acc[r] = SPLAT(0);
+    /* column j = i0 + r*VL - kl + c: A(i0 + r*VL, j) = ab[ku + kl - c + j*ldab] */
+    for (int64_t c = 0; c < w + LT_VL - 1; c++) {
+        int64_t lo = MAX(0, c - w + 1), hi = MIN(LT_VL - 1, c);
+        UNROLL
+        for (int r = 0; r < R; r++) {
+            int64_t j = i0 + r * LT_VL - kl + c;
+            acc[r] = L(fma_lanes)(acc[r], lo, hi, ab + (ku + kl - c) + j * ldab, x[j]);
+        }
+    }
+    UNROLL
+    for (int r = 0; r < R; r++) {
+        LT_T *yr = y + i0 + r * LT_VL;
+        if (beta == 0)
+            STOREU(yr, SPLAT(alpha) * acc[r]);
+        else
+            STOREU(yr, SPLAT(beta) * LOADU(yr) + SPLAT(alpha) * acc[r]);
+    }
+}
+#endif
+
 /* the whole VL-aligned groups [*v0, *v1) of [lo, hi) (empty: both hi) */
 INLINE void L(vec_groups)(int64_t lo, int64_t hi, int64_t *v0, int64_t *v1)
 {
@@ -198,8 +257,16 @@ INLINE void L(gbmv_n_diag)(const int W, int64_t n, int64_t kl, int64_t ku,
                            LT_T beta, LT_T *y, int64_t lo, int64_t hi)
 {
 #if L2_DEINT
-    if (ldab == W && W > 1 && W <= 8) {
-        int64_t v0, v1;
+    int64_t v0, v1, i;
+    if (W > L2_DEINT_N_MAX) {
+        L(vec_groups)(lo, hi, &v0, &v1);
+        L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+        for (i = v0; i + 2 * LT_VL <= v1; i += 2 * LT_VL)
+            L(gbmv_n_vecs)(2, kl, ku, ab, ldab, x, alpha, beta, y, i);
+        if (i < v1)
+            L(gbmv_n_vecs)(1, kl, ku, ab, ldab, x, alpha, beta, y, i);
+        lo = MAX(lo, v1);
+    } else if (ldab == W && W > 1) {
         /* the vector loop reads columns up to i - kl + 2*VL - 1 */
         L(vec_groups)(lo, MIN(hi, n + kl - 2 * LT_VL + 1), &v0, &v1);
         if (v0 < v1) {
@@ -462,6 +529,7 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 #undef L2_W_CASES
 #undef L2_SCALE_RUN
 #undef L2_DEINT
+#undef L2_DEINT_N_MAX
 #undef L2_NPAIR
 #undef L2_PERM2
 #undef L2_PERM2Z

@@ -18,8 +18,9 @@
  *           (band NoTrans "cols")
  *   diag    a narrow band by rows (NoTrans) or columns (Trans), the
  *           diagonals unrolled; on AVX-512 with ldab == w, a vector of
- *           rows at a time, the diagonals regrouped in registers
- *           (band "rows" and "diag")
+ *           rows at a time, the diagonals regrouped in registers, and for
+ *           NoTrans bands over 5 wide two vectors of rows summing masked
+ *           column segments (band "rows" and "diag")
  *   spmv    C packed columns a pass, each entry used for its axpy and dot
  */
 #ifndef LT_T /* ------------------------------------------- per ISA, outer */

@@ -28,9 +28,8 @@
  *   MC: the packed A block (MC x KC) of 432 KiB (d) / 288 KiB (s) in L2;
  *   NC: the packed B block (KC x NC) of 3 MiB (d) / 2 MiB (s) in L3.
  *       NC also bounds the C columns (one page each when ldc is a large
- *       power of two) that one MC x NC sweep touches: NC = 4096 thrashed
- *       the TLB and lost 15-20% at n = 4096 (92 -> 113 GFLOP/s d,
- *       190 -> 233 s on Zen 5); 768..2048 measure the same.
+ *       power of two) that one MC x NC sweep touches, so it stays well
+ *       under the TLB's reach (doc/tuning.md, 3).
  * The generic and avx2 ones are those of the first kernel tables.  Every
  * entry keeps all of them until it is measured on its own.
  */

@@ -115,8 +115,7 @@ static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
    Stockham sequence; larger ones use the four-step method.  With
    full-vector passes the Stockham sequence stays ahead of the four-step
    while the data and its scratch (twice the data) fit in the last-level
-   cache (measured on a 2 MiB L2, 32 MiB L3 Zen 5: 1.1-1.6x FFTW at
-   2^18-2^19 against 0.75x four-step; the limit there is 8 MiB). */
+   cache (doc/tuning.md, 4). */
 /* Bytes of scratch that execution keeps on the stack. */
 #define NLA_FFT_STACK_BYTES 16384
 

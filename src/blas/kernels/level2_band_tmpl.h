@@ -18,7 +18,7 @@
  *           the columns one after the other
  * The wide forms read the band in address order, one run, and take no
  * software prefetch: the hardware's keeps up with one run, and a prefetch
- * 4 or 8 KiB ahead cost 5-40% (doc/tuning.md).  Which form runs is the
+ * ahead only adds traffic (doc/tuning.md, 5.0).  Which form runs is the
  * driver's choice (l2_gbmv_form, src/blas/level2.c).
  */
 
@@ -36,8 +36,9 @@
  * L2_ALIGN), and each sums its diagonals in the scalar form's order.
  */
 #define L2_DEINT 1
-/* NoTrans regroups up to 5 diagonals; wider bands take vectors of rows
-   (L(gbmv_n_vecs)): at w = 7 those read 1.25-1.4x (Zen 4, doc/tuning.md) */
+/* NoTrans regroups up to 5 diagonals, while the permutes a vector of rows
+   needs stay fewer than the masked column segments of L(gbmv_n_vecs), which
+   take wider bands (doc/tuning.md, 5.0.1) */
 #define L2_DEINT_N_MAX 5
 #if LT_DOUBLE
 typedef __mmask8 L(kmask);
@@ -78,10 +79,8 @@ INLINE void L(pick_init)(const int W, int64_t r, L(picks) *pk)
 INLINE VEC L(pick)(const int W, const VEC *src, const L(picks) *pk)
 {
     /* each pair's lanes by a zero-masked permute; the pairs' masks split
-       the lanes, so OR-ing the parts (three at a time) selects them.  (On
-       Zen 5 this beat merging each part in with a masked move: double
-       NoTrans w = 7 16.3 -> 17.9 GB/s on one thread, 30.8 -> 33.5 on two;
-       w = 3 unchanged.) */
+       the lanes, so OR-ing the parts (three at a time) selects them: no
+       chain of masked moves (faster, doc/tuning.md, 5.8) */
     __m512i part[6], res;
     int p;
     UNROLL
@@ -191,9 +190,9 @@ INLINE VEC L(fma_lanes)(VEC acc, int64_t lo, int64_t hi, const LT_T *p, LT_T xj)
  * of their band inside A.  Each vector's sums stay in a register; the
  * w + VL - 1 columns that cross it are added in order, each on the lanes
  * of its band (rows j-ku..j+kl of column j are contiguous in storage).
- * Two vectors side by side are two independent chains.  (Four read 0.6x
- * of two from memory on Zen 4, and AVX2's masked loads 0.4-0.5x of its
- * scalar rows: doc/tuning.md, 5.0.)
+ * Two vectors side by side are two independent chains; more vectors make
+ * more runs a column apart, which memory serves worse, and AVX2's masked
+ * loads are slower than its scalar rows (doc/tuning.md, 5.0.1).
  */
 INLINE void L(gbmv_n_vecs)(const int R, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
@@ -492,8 +491,7 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
     /* the AVX2 table's dots, on 32-byte vectors: a band column starts
        anywhere, and a 64-byte load splits a cache line twice as often as a
        32-byte one, while a memory-bound dot needs a fraction of either's
-       arithmetic (double kl = 32, Zen 4: 21.6 against 15.9 GB/s;
-       doc/tuning.md, 5.0) */
+       arithmetic (doc/tuning.md, 5.0) */
     nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,
                                                                 alpha, beta, y, lo, hi);
 #else

@@ -15,7 +15,9 @@
  *           its columns in order, so the bits never depend on [lo, hi)
  *   t_diag  narrow bands by columns, the diagonals unrolled
  *   t_dots  one dot a column, four at a time where whole (L(dotxf)),
- *           the columns one after the other
+ *           the columns one after the other; on AVX-512, bands of at most
+ *           two vectors a column by groups of VL whole columns, their
+ *           products folded into one vector of VL sums (L(gbmv_t_vecs))
  * The wide forms read the band in address order, one run, and take no
  * software prefetch: the hardware's keeps up with one run, and a prefetch
  * ahead only adds traffic (doc/tuning.md, 5.0).  Which form runs is the
@@ -481,6 +483,75 @@ static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 
 /* ------------------------------------------------------ wide: dots */
 
+#if NLA_VBYTES == 64
+/* Lane q of the result is the sum of v[q]'s lanes, q < VL: the VL sums
+   folded together, halves, then quarters, ... of two vectors at a time
+   (one two-source shuffle and an add per pair and level) */
+#define SHUF(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
+#define L2_LIST(...) __VA_ARGS__
+#define L2_FOLD(n, LO, HI)                                                     \
+    UNROLL                                                                     \
+    for (int q = 0; q < (n) / 2; q++)                                          \
+        v[q] = SHUF(v[2 * q], v[2 * q + 1], L2_LIST LO) +                      \
+               SHUF(v[2 * q], v[2 * q + 1], L2_LIST HI);
+INLINE VEC L(hsum_vl)(VEC *v)
+{
+#if LT_VL == 8
+    L2_FOLD(8, (0, 1, 2, 3, 8, 9, 10, 11),
+            (4, 5, 6, 7, 12, 13, 14, 15))
+    L2_FOLD(4, (0, 1, 4, 5, 8, 9, 12, 13),
+            (2, 3, 6, 7, 10, 11, 14, 15))
+    L2_FOLD(2, (0, 2, 4, 6, 8, 10, 12, 14),
+            (1, 3, 5, 7, 9, 11, 13, 15))
+#else
+    L2_FOLD(16, (0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+            (8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31))
+    L2_FOLD(8, (0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
+            (4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31))
+    L2_FOLD(4, (0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29),
+            (2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31))
+    L2_FOLD(2, (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+            (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+#endif
+    return v[0];
+}
+#undef L2_FOLD
+#undef L2_LIST
+#undef SHUF
+
+/* Trans, the whole columns [v0, v1) (multiples of VL) of a band up to
+   L2_TV_MAX wide: each column's products in one vector (its entries and
+   x's in w/VL vectors and a masked one), the VL columns of a group folded
+   into one vector of sums.  The fold's shuffles pay while a column is one
+   or two vectors; longer columns read better as 32-byte dots
+   (doc/tuning.md, 5.0.2). */
+#define L2_TV_MAX (2 * LT_VL)
+INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
+                           const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
+                           int64_t v1)
+{
+    int64_t full = w / LT_VL * LT_VL, rest = w - full;
+
+    for (int64_t j = v0; j < v1; j += LT_VL) {
+        VEC s[LT_VL], d;
+        UNROLL
+        for (int t = 0; t < LT_VL; t++) {
+            const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
+            VEC acc = SPLAT(0);
+            for (int64_t r = 0; r < full; r += LT_VL)
+                acc = L(madd)(acc, LOADU(p + r), LOADU(xp + r));
+            if (rest)
+                acc = L(madd)(acc, L(loadn)(p + full, rest), L(loadn)(xp + full, rest));
+            s[t] = acc;
+        }
+        d = L(hsum_vl)(s);
+        if (beta == 0)
+            STOREU(y + j, SPLAT(alpha) * d);
+        else
+            STOREU(y + j, SPLAT(beta) * LOADU(y + j) + SPLAT(alpha) * d);
+    }
+}
+#endif
 #define L2_FIELD_(p, f) p##f
 #define L2_FIELD(p, f) L2_FIELD_(p, f)
 static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const LT_T *ab,
@@ -488,12 +559,22 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
                            int64_t lo, int64_t hi)
 {
 #if NLA_VBYTES == 64
-    /* the AVX2 table's dots, on 32-byte vectors: a band column starts
+    /* whole columns in whole groups of VL by L(gbmv_t_vecs); the others by
+       the AVX2 table's dots, on 32-byte vectors: a band column starts
        anywhere, and a 64-byte load splits a cache line twice as often as a
        32-byte one, while a memory-bound dot needs a fraction of either's
        arithmetic (doc/tuning.md, 5.0) */
+    int64_t w = kl + ku + 1, v0, v1;
+    L(vec_groups)(MIN(MAX(lo, ku), hi), MAX(MIN(hi, MIN(n, m - kl)), MIN(MAX(lo, ku), hi)),
+                  &v0, &v1);
+    if (w > L2_TV_MAX)
+        v0 = v1 = hi;
     nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,
-                                                                alpha, beta, y, lo, hi);
+                                                                alpha, beta, y, lo, v0);
+    L(gbmv_t_vecs)(w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+    nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,
+                                                                alpha, beta, y, v1, hi);
+    L2_UPPER_CLEAN();
 #else
     int64_t w = kl + ku + 1;
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
@@ -525,6 +606,7 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 #undef L2_FIELD
 
 #undef L2_W_CASES
+#undef L2_TV_MAX
 #undef L2_SCALE_RUN
 #undef L2_DEINT
 #undef L2_DEINT_N_MAX

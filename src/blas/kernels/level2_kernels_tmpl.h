@@ -13,7 +13,8 @@
  *
  * The primitives, each a few dozen lines:
  *   axpyf   y += A[:, c..c+C) x, C columns a pass (gemv NoTrans)
- *   dotxf   four dots a pass over x (gemv Trans, band Trans "dots")
+ *   dotxf   four dots a pass over x (gemv Trans, band Trans "dots"), and
+ *           on AVX-512 VL short dots folded into one vector (band "dots")
  *   col     one band column's axpy on the vectors of y aligned in memory
  *           (band NoTrans "cols")
  *   diag    a narrow band by rows (NoTrans) or columns (Trans), the

@@ -523,9 +523,11 @@ INLINE VEC L(hsum_vl)(VEC *v)
    L2_TV_MAX wide: each column's products in one vector (its entries and
    x's in w/VL vectors and a masked one), the VL columns of a group folded
    into one vector of sums.  The fold's shuffles pay while a column is one
-   or two vectors; longer columns read better as 32-byte dots
-   (doc/tuning.md, 5.0.2). */
+   or two vectors; longer columns read better as 32-byte dots.  The work a
+   line takes is long enough that the hardware's prefetch falls behind, so
+   each column is prefetched a page ahead (doc/tuning.md, 5.0.2). */
 #define L2_TV_MAX (2 * LT_VL)
+#define L2_TV_PF_BYTES 4096
 INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                            const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
                            int64_t v1)
@@ -534,10 +536,18 @@ INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
 
     for (int64_t j = v0; j < v1; j += LT_VL) {
         VEC s[LT_VL], d;
+#ifdef TVPF
+        {
+            const char *g = (const char *)(ab + j * ldab) + TVPF;
+            for (int64_t b = 0; b < LT_VL * ldab * (int64_t)sizeof(LT_T); b += 64)
+                __builtin_prefetch(g + b);
+        }
+#endif
         UNROLL
         for (int t = 0; t < LT_VL; t++) {
             const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
             VEC acc = SPLAT(0);
+            __builtin_prefetch((const char *)p + L2_TV_PF_BYTES);
             for (int64_t r = 0; r < full; r += LT_VL)
                 acc = L(madd)(acc, LOADU(p + r), LOADU(xp + r));
             if (rest)
@@ -607,6 +617,7 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 
 #undef L2_W_CASES
 #undef L2_TV_MAX
+#undef L2_TV_PF_BYTES
 #undef L2_SCALE_RUN
 #undef L2_DEINT
 #undef L2_DEINT_N_MAX

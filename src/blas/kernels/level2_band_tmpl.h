@@ -26,6 +26,14 @@
 
 /* ------------------------------------------------- narrow: diagonals */
 
+/* The kernels that spend long on each line of the band (the register
+   regrouping, the folded Trans vectors, a row or column at a time) prefetch
+   it this far ahead: the hardware's prefetch does not run ahead of them far
+   enough (doc/tuning.md, 5.0.2).  The others read faster without. */
+#define L2_PF_BYTES 4096
+/* (in integers: the address ahead may lie past the band) */
+#define L2_PREFETCH(p) __builtin_prefetch((const void *)((uintptr_t)(p) + L2_PF_BYTES))
+
 #if NLA_VBYTES == 64
 /*
  * Narrow bands stored without padding (ldab == w), AVX-512: VL columns are
@@ -110,8 +118,10 @@ INLINE void L(gbmv_t_deint)(const int W, int64_t ku, const LT_T *ab, const LT_T 
     for (int64_t j = v0; j < v1; j += LT_VL) {
         VEC src[12], s = SPLAT(0);
         UNROLL
-        for (int q = 0; q < W; q++)
+        for (int q = 0; q < W; q++) {
             src[q] = LOADU(ab + j * W + q * LT_VL);
+            L2_PREFETCH(ab + j * W + q * LT_VL);
+        }
         UNROLL
         for (int r = 0; r < W; r++)
             s += L(pick)(W, src, &pk[r]) * LOADU(x + j - ku + r);
@@ -153,8 +163,10 @@ INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T 
         const LT_T *c = ab + (i - kl + LT_VL) * W; /* columns i-kl+VL .. i-kl+2VL */
         VEC nxt[8], s = SPLAT(0);
         UNROLL
-        for (int q = 0; q < W; q++)
+        for (int q = 0; q < W; q++) {
             nxt[q] = LOADU(c + q * LT_VL);
+            L2_PREFETCH(c + q * LT_VL);
+        }
         UNROLL
         for (int r = 0; r < W; r++) {
             VEC pn = L(pick)(W, nxt, &pk[r]);
@@ -246,6 +258,7 @@ INLINE void L(gbmv_n_diag1)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
         const LT_T *p = ab + (kl + ku) + (i - kl) * ldab;
         const LT_T *xp = x + i - kl;
         LT_T s = 0;
+        L2_PREFETCH(ab + (i + ku) * ldab);
         UNROLL
         for (int r = 0; r < W; r++)
             s += p[r * (ldab - 1)] * xp[r];
@@ -291,6 +304,7 @@ INLINE void L(gbmv_t_diag1)(const int W, int64_t ku, const LT_T *ab, int64_t lda
         const LT_T *p = ab + j * ldab;
         const LT_T *xp = x + j - ku;
         LT_T s = 0;
+        L2_PREFETCH(p);
         UNROLL
         for (int r = 0; r < W; r++)
             s += p[r] * xp[r];
@@ -523,11 +537,9 @@ INLINE VEC L(hsum_vl)(VEC *v)
    L2_TV_MAX wide: each column's products in one vector (its entries and
    x's in w/VL vectors and a masked one), the VL columns of a group folded
    into one vector of sums.  The fold's shuffles pay while a column is one
-   or two vectors; longer columns read better as 32-byte dots.  The work a
-   line takes is long enough that the hardware's prefetch falls behind, so
-   each column is prefetched a page ahead (doc/tuning.md, 5.0.2). */
+   or two vectors; longer columns read better as 32-byte dots
+   (doc/tuning.md, 5.0.2). */
 #define L2_TV_MAX (2 * LT_VL)
-#define L2_TV_PF_BYTES 4096
 INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                            const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
                            int64_t v1)
@@ -547,7 +559,7 @@ INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
         for (int t = 0; t < LT_VL; t++) {
             const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
             VEC acc = SPLAT(0);
-            __builtin_prefetch((const char *)p + L2_TV_PF_BYTES);
+            L2_PREFETCH(p);
             for (int64_t r = 0; r < full; r += LT_VL)
                 acc = L(madd)(acc, LOADU(p + r), LOADU(xp + r));
             if (rest)
@@ -617,7 +629,8 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 
 #undef L2_W_CASES
 #undef L2_TV_MAX
-#undef L2_TV_PF_BYTES
+#undef L2_PF_BYTES
+#undef L2_PREFETCH
 #undef L2_SCALE_RUN
 #undef L2_DEINT
 #undef L2_DEINT_N_MAX

@@ -48,7 +48,7 @@ static const struct {
 
 static struct {
     nla_l2_config cfg;
-    int isa;                /* the running ISA's row of cfg.gbmv_n_rows_w */
+    int isa;                /* the running ISA's row of the gbmv crossovers */
     int forced_n, forced_t; /* a form, or -1 */
 } l2;
 static pthread_once_t l2_once = PTHREAD_ONCE_INIT;
@@ -118,7 +118,7 @@ static nla_l2_gbmv_form l2_gbmv_form(int notrans, int64_t w, int single, const c
     else if (notrans)
         f = w <= c->gbmv_n_rows_w[l2.isa][single] ? NLA_L2_GBMV_N_ROWS : NLA_L2_GBMV_N_COLS;
     else
-        f = w <= c->gbmv_t_diag_w[single] ? NLA_L2_GBMV_T_DIAG : NLA_L2_GBMV_T_DOTS;
+        f = w <= c->gbmv_t_diag_w[l2.isa][single] ? NLA_L2_GBMV_T_DIAG : NLA_L2_GBMV_T_DOTS;
     if (say)
         *say = forced >= 0 ? l2_forms[f].forced : l2_forms[f].chosen;
     return f;

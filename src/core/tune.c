@@ -424,7 +424,7 @@ NLA_API int64_t nla_cpu_config_value(const char *key)
     if ((key[0] == 'd' || key[0] == 's') && strcmp(key + 1, "gbmv_n_rows_w") == 0)
         return t->l2.gbmv_n_rows_w[nla_cpu_isa_id()][key[0] == 's'];
     if ((key[0] == 'd' || key[0] == 's') && strcmp(key + 1, "gbmv_t_diag_w") == 0)
-        return t->l2.gbmv_t_diag_w[key[0] == 's'];
+        return t->l2.gbmv_t_diag_w[nla_cpu_isa_id()][key[0] == 's'];
     if (strcmp(key, "l2_thread_min") == 0)
         return t->l2.thread_min;
     return -1;

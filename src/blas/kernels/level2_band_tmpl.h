@@ -18,9 +18,10 @@
  *           the columns one after the other; on AVX-512, bands of at most
  *           two vectors a column by groups of VL whole columns, their
  *           products folded into one vector of VL sums (L(gbmv_t_vecs))
- * The wide forms read the band in address order, one run, and take no
- * software prefetch: the hardware's keeps up with one run, and a prefetch
- * ahead only adds traffic (doc/tuning.md, 5.0).  Which form runs is the
+ * The columns form and the 32-byte dots read the band in address order,
+ * one run, and take no software prefetch: the hardware's keeps up with
+ * one run, and a prefetch ahead only adds traffic (doc/tuning.md, 5.0);
+ * the kernels that spend long on each line prefetch (L2_PF_BYTES).  Which form runs is the
  * driver's choice (l2_gbmv_form, src/blas/level2.c).
  */
 
@@ -548,13 +549,6 @@ INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
 
     for (int64_t j = v0; j < v1; j += LT_VL) {
         VEC s[LT_VL], d;
-#ifdef TVPF
-        {
-            const char *g = (const char *)(ab + j * ldab) + TVPF;
-            for (int64_t b = 0; b < LT_VL * ldab * (int64_t)sizeof(LT_T); b += 64)
-                __builtin_prefetch(g + b);
-        }
-#endif
         UNROLL
         for (int t = 0; t < LT_VL; t++) {
             const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
@@ -586,9 +580,9 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
        anywhere, and a 64-byte load splits a cache line twice as often as a
        32-byte one, while a memory-bound dot needs a fraction of either's
        arithmetic (doc/tuning.md, 5.0) */
-    int64_t w = kl + ku + 1, v0, v1;
-    L(vec_groups)(MIN(MAX(lo, ku), hi), MAX(MIN(hi, MIN(n, m - kl)), MIN(MAX(lo, ku), hi)),
-                  &v0, &v1);
+    int64_t w = kl + ku + 1, a = MIN(MAX(lo, ku), hi), v0, v1;
+    /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
+    L(vec_groups)(a, MAX(MIN(hi, MIN(n, m - kl)), a), &v0, &v1);
     if (w > L2_TV_MAX)
         v0 = v1 = hi;
     nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,

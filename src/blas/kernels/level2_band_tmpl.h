@@ -21,8 +21,8 @@
  * The columns form and the 32-byte dots read the band in address order,
  * one run, and take no software prefetch: the hardware's keeps up with
  * one run, and a prefetch ahead only adds traffic (doc/tuning.md, 5.0);
- * the kernels that spend long on each line prefetch (L2_PF_BYTES).  Which form runs is the
- * driver's choice (l2_gbmv_form, src/blas/level2.c).
+ * the kernels that spend long on each line prefetch (L2_PF_BYTES).
+ * Which form runs is the driver's choice (l2_gbmv_form, src/blas/level2.c).
  */
 
 /* ------------------------------------------------- narrow: diagonals */
@@ -120,16 +120,14 @@ INLINE void L(gbmv_t_deint)(const int W, int64_t ku, const LT_T *ab, const LT_T 
         VEC src[12], s = SPLAT(0);
         UNROLL
         for (int q = 0; q < W; q++) {
-            src[q] = LOADU(ab + j * W + q * LT_VL);
-            L2_PREFETCH(ab + j * W + q * LT_VL);
+            const LT_T *p = ab + j * W + q * LT_VL;
+            src[q] = LOADU(p);
+            L2_PREFETCH(p);
         }
         UNROLL
         for (int r = 0; r < W; r++)
             s += L(pick)(W, src, &pk[r]) * LOADU(x + j - ku + r);
-        if (beta == 0)
-            STOREU(y + j, SPLAT(alpha) * s);
-        else
-            STOREU(y + j, SPLAT(beta) * LOADU(y + j) + SPLAT(alpha) * s);
+        L(blend_store)(y + j, alpha, s, beta);
     }
 }
 
@@ -175,10 +173,7 @@ INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T 
             s += d * LOADU(x + i - kl + r);
             pc[r] = pn;
         }
-        if (beta == 0)
-            STOREU(y + i, SPLAT(alpha) * s);
-        else
-            STOREU(y + i, SPLAT(beta) * LOADU(y + i) + SPLAT(alpha) * s);
+        L(blend_store)(y + i, alpha, s, beta);
     }
 }
 #else
@@ -231,10 +226,7 @@ INLINE void L(gbmv_n_vecs)(const int R, int64_t kl, int64_t ku, const LT_T *ab,
     UNROLL
     for (int r = 0; r < R; r++) {
         LT_T *yr = y + i0 + r * LT_VL;
-        if (beta == 0)
-            STOREU(yr, SPLAT(alpha) * acc[r]);
-        else
-            STOREU(yr, SPLAT(beta) * LOADU(yr) + SPLAT(alpha) * acc[r]);
+        L(blend_store)(yr, alpha, acc[r], beta);
     }
 }
 #endif
@@ -561,10 +553,7 @@ INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
             s[t] = acc;
         }
         d = L(hsum_vl)(s);
-        if (beta == 0)
-            STOREU(y + j, SPLAT(alpha) * d);
-        else
-            STOREU(y + j, SPLAT(beta) * LOADU(y + j) + SPLAT(alpha) * d);
+        L(blend_store)(y + j, alpha, d, beta);
     }
 }
 #endif
@@ -580,14 +569,13 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
        anywhere, and a 64-byte load splits a cache line twice as often as a
        32-byte one, while a memory-bound dot needs a fraction of either's
        arithmetic (doc/tuning.md, 5.0) */
-    int64_t w = kl + ku + 1, a = MIN(MAX(lo, ku), hi), v0, v1;
+    int64_t a = MIN(MAX(lo, ku), hi), v0 = hi, v1 = hi;
     /* whole columns: j - ku >= 0 and j + kl <= m - 1 */
-    L(vec_groups)(a, MAX(MIN(hi, MIN(n, m - kl)), a), &v0, &v1);
-    if (w > L2_TV_MAX)
-        v0 = v1 = hi;
+    if (kl + ku + 1 <= L2_TV_MAX)
+        L(vec_groups)(a, MAX(MIN(hi, MIN(n, m - kl)), a), &v0, &v1);
     nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,
                                                                 alpha, beta, y, lo, v0);
-    L(gbmv_t_vecs)(w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+    L(gbmv_t_vecs)(kl + ku + 1, ku, ab, ldab, x, alpha, beta, y, v0, v1);
     nla_l2_kernels_avx2.L2_FIELD(LT_P, gbmv)[NLA_L2_GBMV_T_DOTS](m, n, kl, ku, ab, ldab, x,
                                                                 alpha, beta, y, v1, hi);
     L2_UPPER_CLEAN();

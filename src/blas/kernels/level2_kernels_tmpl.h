@@ -256,6 +256,15 @@ INLINE LT_T L(blend)(LT_T alpha, LT_T s, LT_T beta, const LT_T *y)
     return beta == 0 ? alpha * s : beta * *y + alpha * s;
 }
 
+/* the same for the vector at y: y = beta*y + alpha*s */
+INLINE void L(blend_store)(LT_T *y, LT_T alpha, VEC s, LT_T beta)
+{
+    if (beta == 0)
+        STOREU(y, SPLAT(alpha) * s);
+    else
+        STOREU(y, SPLAT(beta) * LOADU(y) + SPLAT(alpha) * s);
+}
+
 /* y[0..len) *= beta; beta == 0 stores zeros without reading y */
 INLINE void L(scale)(LT_T *y, int64_t len, LT_T beta)
 {

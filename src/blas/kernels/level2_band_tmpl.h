@@ -491,40 +491,6 @@ static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 /* ------------------------------------------------------ wide: dots */
 
 #if NLA_VBYTES == 64
-/* Lane q of the result is the sum of v[q]'s lanes, q < VL: the VL sums
-   folded together, halves, then quarters, ... of two vectors at a time
-   (one two-source shuffle and an add per pair and level) */
-#define SHUF(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
-#define L2_LIST(...) __VA_ARGS__
-#define L2_FOLD(n, LO, HI)                                                     \
-    UNROLL                                                                     \
-    for (int q = 0; q < (n) / 2; q++)                                          \
-        v[q] = SHUF(v[2 * q], v[2 * q + 1], L2_LIST LO) +                      \
-               SHUF(v[2 * q], v[2 * q + 1], L2_LIST HI);
-INLINE VEC L(hsum_vl)(VEC *v)
-{
-#if LT_VL == 8
-    L2_FOLD(8, (0, 1, 2, 3, 8, 9, 10, 11),
-            (4, 5, 6, 7, 12, 13, 14, 15))
-    L2_FOLD(4, (0, 1, 4, 5, 8, 9, 12, 13),
-            (2, 3, 6, 7, 10, 11, 14, 15))
-    L2_FOLD(2, (0, 2, 4, 6, 8, 10, 12, 14),
-            (1, 3, 5, 7, 9, 11, 13, 15))
-#else
-    L2_FOLD(16, (0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
-            (8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31))
-    L2_FOLD(8, (0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
-            (4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31))
-    L2_FOLD(4, (0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29),
-            (2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31))
-    L2_FOLD(2, (0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
-            (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
-#endif
-    return v[0];
-}
-#undef L2_FOLD
-#undef L2_LIST
-#undef SHUF
 
 /* Trans, the whole columns [v0, v1) (multiples of VL) of a band up to
    L2_TV_MAX wide: each column's products in one vector (its entries and
@@ -552,7 +518,7 @@ INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
                 acc = L(madd)(acc, L(loadn)(p + full, rest), L(loadn)(xp + full, rest));
             s[t] = acc;
         }
-        d = L(hsum_vl)(s);
+        d = L(fold)(LT_VL, s);
         L(blend_store)(y + j, alpha, d, beta);
     }
 }

@@ -197,58 +197,60 @@ INLINE void L(storen)(LT_T *p, VEC v, int64_t k)
 #endif
 }
 
-/* lanes summed in a fixed order (pairwise halves) */
-INLINE LT_T L(hsum)(VEC v)
+/* Lane q < n of the result is the sum of v[q]'s lanes (n <= VL), added in
+   a fixed order: each level adds the halves of the last level's blocks,
+   two vectors at a time (a two-source shuffle pair and an add); with fewer
+   vectors than lanes the upper lanes hold copies.  Overwrites v. */
+#define SHUF(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
+#define L2_LIST(...) __VA_ARGS__
+#define L2_FOLD(LO, HI)                                                        \
+    UNROLL                                                                     \
+    for (int q = 0; q < (n + 1) / 2; q++) {                                    \
+        VEC a = v[2 * q], b = v[2 * q + 1 < n ? 2 * q + 1 : 2 * q];            \
+        v[q] = SHUF(a, b, L2_LIST LO) + SHUF(a, b, L2_LIST HI);                \
+    }                                                                          \
+    n = (n + 1) / 2;
+INLINE VEC L(fold)(int n, VEC *v)
 {
-    LT_T s[LT_VL];
-    memcpy(s, &v, sizeof s);
+#if LT_VL == 2
+    L2_FOLD((0, 2), (1, 3))
+#elif LT_VL == 4
+    L2_FOLD((0, 1, 4, 5), (2, 3, 6, 7))
+    L2_FOLD((0, 2, 4, 6), (1, 3, 5, 7))
+#elif LT_VL == 8
+    L2_FOLD((0, 1, 2, 3, 8, 9, 10, 11), (4, 5, 6, 7, 12, 13, 14, 15))
+    L2_FOLD((0, 1, 4, 5, 8, 9, 12, 13), (2, 3, 6, 7, 10, 11, 14, 15))
+    L2_FOLD((0, 2, 4, 6, 8, 10, 12, 14), (1, 3, 5, 7, 9, 11, 13, 15))
+#else
+    L2_FOLD((0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23),
+            (8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31))
+    L2_FOLD((0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27),
+            (4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31))
+    L2_FOLD((0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21, 24, 25, 28, 29),
+            (2, 3, 6, 7, 10, 11, 14, 15, 18, 19, 22, 23, 26, 27, 30, 31))
+    L2_FOLD((0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30),
+            (1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31))
+#endif
+    return v[0];
+}
+#undef L2_FOLD
+#undef L2_LIST
+#undef SHUF
+
+/* d[q] = the sum of v[q]'s lanes, q < Q (in L(fold)'s order) */
+INLINE void L(hsums)(const int Q, VEC *v, LT_T *d)
+{
     UNROLL
-    for (int h = LT_VL / 2; h >= 1; h /= 2)
-        UNROLL
-        for (int t = 0; t < h; t++)
-            s[t] += s[t + h];
-    return s[0];
+    for (int q = 0; q < Q; q += LT_VL) {
+        VEC r = L(fold)(MIN(LT_VL, Q - q), v + q);
+        memcpy(d + q, &r, (size_t)MIN(LT_VL, Q - q) * sizeof(LT_T));
+    }
 }
 
-/* d[q] = L(hsum)(v[q]) for q < 4, bit for bit, the four reductions side
-   by side in shuffles */
-#define SHUF(a, b, ...) __builtin_shufflevector((a), (b), __VA_ARGS__)
-INLINE void L(hsum4)(const VEC *v, LT_T *d)
+INLINE LT_T L(hsum)(VEC v)
 {
-#if LT_VL == 4
-    VEC w01 = SHUF(v[0], v[1], 0, 1, 4, 5) + SHUF(v[0], v[1], 2, 3, 6, 7);
-    VEC w23 = SHUF(v[2], v[3], 0, 1, 4, 5) + SHUF(v[2], v[3], 2, 3, 6, 7);
-    VEC r = SHUF(w01, w23, 0, 2, 4, 6) + SHUF(w01, w23, 1, 3, 5, 7);
-    memcpy(d, &r, 4 * sizeof(LT_T));
-#elif LT_VL == 8
-    VEC w01 = SHUF(v[0], v[1], 0, 1, 2, 3, 8, 9, 10, 11) +
-              SHUF(v[0], v[1], 4, 5, 6, 7, 12, 13, 14, 15);
-    VEC w23 = SHUF(v[2], v[3], 0, 1, 2, 3, 8, 9, 10, 11) +
-              SHUF(v[2], v[3], 4, 5, 6, 7, 12, 13, 14, 15);
-    VEC x = SHUF(w01, w23, 0, 1, 4, 5, 8, 9, 12, 13) +
-            SHUF(w01, w23, 2, 3, 6, 7, 10, 11, 14, 15);
-    VEC r = SHUF(x, x, 0, 2, 4, 6, 0, 0, 0, 0) + SHUF(x, x, 1, 3, 5, 7, 0, 0, 0, 0);
-    memcpy(d, &r, 4 * sizeof(LT_T));
-#elif LT_VL == 16
-#define L2_LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
-#define L2_HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
-    VEC w01 = SHUF(v[0], v[1], L2_LO8) + SHUF(v[0], v[1], L2_HI8);
-    VEC w23 = SHUF(v[2], v[3], L2_LO8) + SHUF(v[2], v[3], L2_HI8);
-#undef L2_LO8
-#undef L2_HI8
-    VEC x = SHUF(w01, w23, 0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27) +
-            SHUF(w01, w23, 4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31);
-    VEC y = SHUF(x, x, 0, 1, 4, 5, 8, 9, 12, 13, 0, 0, 0, 0, 0, 0, 0, 0) +
-            SHUF(x, x, 2, 3, 6, 7, 10, 11, 14, 15, 0, 0, 0, 0, 0, 0, 0, 0);
-    VEC r = SHUF(y, y, 0, 2, 4, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0) +
-            SHUF(y, y, 1, 3, 5, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    memcpy(d, &r, 4 * sizeof(LT_T));
-#else
-    for (int q = 0; q < 4; q++)
-        d[q] = L(hsum)(v[q]);
-#endif
+    return L(fold)(1, &v)[0];
 }
-#undef SHUF
 
 /* beta*y + alpha*s; beta == 0 does not read y */
 INLINE LT_T L(blend)(LT_T alpha, LT_T s, LT_T beta, const LT_T *y)
@@ -330,10 +332,7 @@ INLINE void L(dotxf)(const int Q, const int in_step, int64_t len, const LT_T *a,
     UNROLL
     for (int q = 0; q < Q; q++)
         s0[q] += s1[q];
-    if (Q == 4)
-        L(hsum4)(s0, d);
-    else
-        d[0] = L(hsum)(s0[0]);
+    L(hsums)(Q, s0, d);
 }
 
 INLINE LT_T L(dot)(int64_t len, const LT_T *a, const LT_T *x)

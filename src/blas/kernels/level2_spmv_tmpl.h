@@ -57,9 +57,7 @@ INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
         }
         L(storen)(acc + i, t, k);
     }
-    UNROLL
-    for (int q = 0; q < C; q++)
-        d[q] = L(hsum)(s[q]);
+    L(hsums)(C, s, d);
     /* the diagonal block: off-diagonal (r, c) entries serve both ways */
     for (int q = 0; q < C; q++) {
         int64_t c = j + q;

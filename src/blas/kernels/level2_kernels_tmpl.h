@@ -153,47 +153,17 @@ INLINE VEC L(loadn)(const LT_T *p, int64_t k)
 #endif
 }
 
-/* Store the first k lanes (0 < k < LT_VL) of v at p.  AVX2's masked
-   stores are slow on AMD, so pieces of fixed size from registers. */
+/* Store the first k lanes (0 < k < LT_VL) of v at p (AVX2's masked stores
+   are slow on AMD: lane by lane, a tail's worth) */
 INLINE void L(storen)(LT_T *p, VEC v, int64_t k)
 {
 #if NLA_VBYTES == 64 && LT_DOUBLE
     _mm512_mask_storeu_pd(p, (__mmask8)((1u << k) - 1), (__m512d)v);
 #elif NLA_VBYTES == 64
     _mm512_mask_storeu_ps(p, (__mmask16)((1u << k) - 1), (__m512)v);
-#elif NLA_VBYTES == 32 && LT_DOUBLE
-    __m128d h = _mm256_castpd256_pd128((__m256d)v);
-    if (k & 2) {
-        _mm_storeu_pd(p, h);
-        h = _mm256_extractf128_pd((__m256d)v, 1);
-        p += 2;
-    }
-    if (k & 1)
-        _mm_store_sd(p, h);
-#elif NLA_VBYTES == 32
-    __m128 h = _mm256_castps256_ps128((__m256)v);
-    if (k & 4) {
-        _mm_storeu_ps(p, h);
-        h = _mm256_extractf128_ps((__m256)v, 1);
-        p += 4;
-    }
-    if (k & 2) {
-        _mm_storel_epi64((__m128i *)(void *)p, _mm_castps_si128(h));
-        h = _mm_movehl_ps(h, h);
-        p += 2;
-    }
-    if (k & 1)
-        _mm_store_ss(p, h);
 #else
-#if LT_VL > 2
-    if (k > 2)
-        p[2] = v[2];
-    if (k > 1)
-        p[1] = v[1];
-#else
-    (void)k;
-#endif
-    p[0] = v[0];
+    for (int64_t t = 0; t < k; t++)
+        p[t] = v[t];
 #endif
 }
 

@@ -143,12 +143,14 @@ static nla_status LL(P, views)(const nla_exec *ex, int64_t lx, const T *x,
     return NLA_OK;
 }
 
-/* ---------------------------------------------------------------- gemv */
+/* --------------------------------------------------------- gemv, gbmv */
 
-struct LL(P, gemv_job) {
+/* One gemv or gbmv call: form is a band form, or -1 for gemv (a, lda:
+   the matrix or the band) */
+struct LL(P, mv_job) {
     const nla_l2_kernels *K;
-    int notrans;
-    int64_t m, n, ly;
+    int form, notrans;
+    int64_t m, n, kl, ku;
     T alpha, beta;
     const T *a;
     int64_t lda;
@@ -156,114 +158,83 @@ struct LL(P, gemv_job) {
     T *ys;
 };
 
-static void LL(P, gemv_part)(const void *job, int tid, int team)
+static void LL(P, mv_part)(const void *job, int tid, int team)
 {
-    const struct LL(P, gemv_job) *g = job;
-    const nla_l2_kernels *K = g->K;
+    const struct LL(P, mv_job) *g = job;
     int64_t lo, hi;
 
-    LL(P, block)(g->ly, tid, team, &lo, &hi);
-    if (lo < hi && g->notrans) {
+    LL(P, block)(g->notrans ? g->m : g->n, tid, team, &lo, &hi);
+    if (lo >= hi)
+        return;
+    if (g->form >= 0) {
+        KF(g->K, P, gbmv)[g->form](g->m, g->n, g->kl, g->ku, g->a, g->lda, g->xs, g->alpha,
+                                   g->beta, g->ys, lo, hi);
+    } else if (g->notrans) {
         LL(P, scale)(hi - lo, g->beta, g->ys + lo, 1);
-        KF(K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo);
-    } else if (lo < hi) {
-        KF(K, P, gemv_t)(g->m, hi - lo, g->a + lo * g->lda, g->lda, g->xs, g->alpha,
-                         g->beta, g->ys + lo);
+        KF(g->K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo);
+    } else {
+        KF(g->K, P, gemv_t)(g->m, hi - lo, g->a + lo * g->lda, g->lda, g->xs, g->alpha,
+                            g->beta, g->ys + lo);
     }
+}
+
+/* The frame both share: alpha == 0 only scales y; else unit-stride views
+   of x and y, the parts on the threads that `entries` matrix entries
+   take, y scattered back.  what: the form, for ex->form. */
+static nla_status LL(P, mv)(const nla_exec *ex, struct LL(P, mv_job) *g, double entries,
+                            const T *x, int64_t incx, T *y, int64_t incy, const char *what)
+{
+    int64_t lx = g->notrans ? g->n : g->m, ly = g->notrans ? g->m : g->n;
+    int nt = LL(P, threads)(ex, entries, ly);
+    T *work;
+    nla_status st;
+
+    if (g->alpha == 0) {
+        LL(P, scale)(ly, g->beta, y, incy);
+        return NLA_OK;
+    }
+    st = LL(P, views)(ex, lx, x, incx, ly, g->beta, y, incy, &g->xs, &g->ys, &work);
+    if (st != NLA_OK)
+        return st;
+    l2_say(ex, what);
+    l2_run(nt, LL(P, mv_part), g);
+    if (incy != 1)
+        LL(P, scatter)(ly, g->ys, y, incy);
+    free(work);
+    return NLA_OK;
 }
 
 nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,
                        T alpha, const T *a, int64_t lda, const T *x, int64_t incx,
                        T beta, T *y, int64_t incy)
 {
-    const nla_l2_kernels *K = nla_l2_kernels_get();
     int notrans = trans == NLA_NO_TRANS;
-    int64_t lx = notrans ? n : m, ly = notrans ? m : n;
-    int nt = LL(P, threads)(ex, (double)m * n, ly);
-    const T *xs;
-    T *ys, *work;
-    nla_status st;
-
-    if (alpha == 0) {
-        LL(P, scale)(ly, beta, y, incy);
-        return NLA_OK;
-    }
     /* NoTrans: the kernel takes alpha x[j] once a column; Trans scales the
        n dots */
-    st = LL(P, views)(ex, lx, x, incx, ly, beta, y, incy, &xs, &ys, &work);
-    if (st != NLA_OK)
-        return st;
-    l2_say(ex, notrans ? "gemv N axpyf: eight columns a pass" : "gemv T dotxf: four dots a pass");
-    {
-        struct LL(P, gemv_job) job = { K, notrans, m, n, ly, alpha, beta,
-                                       a, lda, xs, ys };
-        l2_run(nt, LL(P, gemv_part), &job);
-    }
-    if (incy != 1)
-        LL(P, scatter)(ly, ys, y, incy);
-    free(work);
-    return NLA_OK;
-}
+    struct LL(P, mv_job) g = { nla_l2_kernels_get(), -1, notrans, m, n, 0, 0,
+                               alpha, beta, a, lda, NULL, NULL };
 
-/* ---------------------------------------------------------------- gbmv */
-
-struct LL(P, gbmv_job) {
-    const nla_l2_kernels *K;
-    nla_l2_gbmv_form form;
-    int64_t m, n, kl, ku, ly;
-    T alpha, beta;
-    const T *ab;
-    int64_t ldab;
-    const T *xs;
-    T *ys;
-};
-
-static void LL(P, gbmv_part)(const void *job, int tid, int team)
-{
-    const struct LL(P, gbmv_job) *g = job;
-    const nla_l2_kernels *K = g->K;
-    int64_t lo, hi;
-
-    LL(P, block)(g->ly, tid, team, &lo, &hi);
-    if (lo < hi)
-        KF(K, P, gbmv)[g->form](g->m, g->n, g->kl, g->ku, g->ab, g->ldab, g->xs, g->alpha,
-                                g->beta, g->ys, lo, hi);
+    return LL(P, mv)(ex, &g, (double)m * n, x, incx, y, incy,
+                     notrans ? "gemv N axpyf: eight columns a pass"
+                             : "gemv T dotxf: four dots a pass");
 }
 
 nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,
                        int64_t kl, int64_t ku, T alpha, const T *ab, int64_t ldab,
                        const T *x, int64_t incx, T beta, T *y, int64_t incy)
 {
-    const nla_l2_kernels *K = nla_l2_kernels_get();
     int notrans = trans == NLA_NO_TRANS;
-    int64_t lx = notrans ? n : m, ly = notrans ? m : n;
     /* diagonals outside the matrix are never read: clip the band to it
        (A(i,j) = ab[ku + i - j + j*ldab] stays the same entry) */
     int64_t kl1 = kl < m - 1 ? kl : m - 1, ku1 = ku < n - 1 ? ku : n - 1;
-    const T *ab1 = ab ? ab + (ku - ku1) : ab;   /* NULL when alpha == 0 */
-    double band = (double)(kl1 + ku1 + 1);
-    int nt = LL(P, threads)(ex, band * (double)(m < n ? m : n), ly);
-    const T *xs;
-    T *ys, *work;
-    nla_status st;
+    const char *what;
+    int form = (int)l2_gbmv_form(notrans, kl1 + ku1 + 1, sizeof(T) == 4, &what);
+    struct LL(P, mv_job) g = { nla_l2_kernels_get(), form, notrans, m, n, kl1, ku1,
+                               alpha, beta, ab ? ab + (ku - ku1) : ab, /* NULL: alpha 0 */
+                               ldab, NULL, NULL };
 
-    if (alpha == 0) {
-        LL(P, scale)(ly, beta, y, incy);
-        return NLA_OK;
-    }
-    st = LL(P, views)(ex, lx, x, incx, ly, beta, y, incy, &xs, &ys, &work);
-    if (st != NLA_OK)
-        return st;
-    {
-        nla_l2_gbmv_form form = l2_gbmv_form(notrans, kl1 + ku1 + 1, sizeof(T) == 4, ex->form);
-        struct LL(P, gbmv_job) job = { K, form, m, n, kl1, ku1, ly, alpha, beta,
-                                       ab1, ldab, xs, ys };
-        l2_run(nt, LL(P, gbmv_part), &job);
-    }
-    if (incy != 1)
-        LL(P, scatter)(ly, ys, y, incy);
-    free(work);
-    return NLA_OK;
+    return LL(P, mv)(ex, &g, (double)(kl1 + ku1 + 1) * (double)(m < n ? m : n), x, incx, y,
+                     incy, what);
 }
 
 /* ---------------------------------------------------------------- spmv */

@@ -763,12 +763,13 @@ static void X(gbmv_threads)(void)
 {
     /* narrow and wide bands (ku odd, so that the four-column groups of
        Trans fall differently in the 1- and 2-thread blocks), padded (m+n
-       odd) and not: one and two threads must agree bit for bit */
+       odd) and not, a diagonal (stored as one run): one and two threads
+       must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
                                          { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },
                                          { 9000, 9001, 4, 4 },   { 7000, 7001, 7, 6 },
-                                         { 7000, 7003, 14, 14 } };
+                                         { 7000, 7003, 14, 14 }, { 30000, 30002, 0, 0 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
     for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {

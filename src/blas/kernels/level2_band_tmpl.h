@@ -14,6 +14,8 @@
  *           just ahead of the first column that reaches it.  Every row sums
  *           its columns in order, so the bits never depend on [lo, hi)
  *   t_diag  narrow bands by columns, the diagonals unrolled
+ *           (both narrow forms take a diagonal stored as one run, w = ldab
+ *           = 1, as an elementwise product by vectors)
  *   t_dots  one dot a column, four at a time where whole (L(dotxf)),
  *           the columns one after the other; on AVX-512, bands of at most
  *           two vectors a column by groups of VL whole columns, their
@@ -323,6 +325,20 @@ INLINE void L(gbmv_t_diag_w)(const int W, int64_t ku, const LT_T *ab, int64_t ld
     L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
+/* A diagonal stored as one run (w = 1, ldab = 1): y = beta*y +
+   alpha*(a.*x) element by element, by vectors on the VL-aligned groups */
+INLINE void L(gbmv_diag0)(const LT_T *ab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                          int64_t lo, int64_t hi)
+{
+    int64_t v0, v1;
+
+    L(vec_groups)(lo, hi, &v0, &v1);
+    L(gbmv_t_diag1)(1, 0, ab, 1, x, alpha, beta, y, lo, v0);
+    for (int64_t i = v0; i < v1; i += LT_VL)
+        L(blend_store)(y + i, alpha, SPLAT(0) + LOADU(ab + i) * LOADU(x + i), beta);
+    L(gbmv_t_diag1)(1, 0, ab, 1, x, alpha, beta, y, v1, hi);
+}
+
 /* The same sums near the edges, where part of the band lies outside A:
    y[o] for the rows (NoTrans) or columns (Trans) o in [lo, hi); len is
    the other dimension, the length of x. */
@@ -376,7 +392,9 @@ static void L(gbmv_narrow)(int trans, int64_t m, int64_t n, int64_t kl, int64_t 
     L(gbmv_edge)(trans, len, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
 #define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
 #define L2_T_DIAG(W) L(gbmv_t_diag_w)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
-    if (trans) {
+    if (w == 1 && ldab == 1) {
+        L(gbmv_diag0)(ab, x, alpha, beta, y, a, b);
+    } else if (trans) {
         L2_W_CASES(L2_T_DIAG)
     } else {
         L2_W_CASES(L2_N_DIAG)

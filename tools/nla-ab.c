@@ -21,7 +21,8 @@
  *         in quarters, a line of each in turn.
  * The environment gives the shape: N (default gbmv 2^20, gemm 2048, else
  * 8000; gemm is N x N x N), KL
- * (gbmv kl = ku, default 16), and SETTLE, milliseconds of sleep before
+ * (gbmv kl = ku, default 16), LDAB (gbmv's band storage, default 2 KL + 1:
+ * unpadded; GB/s count the band's bytes), and SETTLE, milliseconds of sleep before
  * each sample (default 150 with threads, 0 without: a second core that
  * was idle takes a while to come back to speed).  The matrix, x and y
  * start AOFF, XOFF and YOFF bytes (default 0, multiples of the element
@@ -92,7 +93,7 @@ static struct {
     const char *op;
     int dbl, trans; /* trans: T, or L for spmv */
     int threads;
-    int64_t n, kl;
+    int64_t n, kl, ldab; /* ldab: gbmv's band storage */
     size_t esz, abytes, ylen; /* ylen: elements of y (C for gemm) */
     double work;              /* bytes of A, or gemm's flops, a call */
     void *a, *x, *y, *y0;
@@ -117,7 +118,7 @@ static nla_status call_nla(const struct side *sd)
 {
     nla_trans tr = P.trans ? NLA_TRANS : NLA_NO_TRANS;
     nla_uplo up = P.trans ? NLA_LOWER : NLA_UPPER;
-    int64_t n = P.n, w = 2 * P.kl + 1;
+    int64_t n = P.n, w = P.ldab;
 
     if (!strcmp(P.op, "gbmv")) {
         if (P.dbl)
@@ -147,7 +148,7 @@ static void call_ref(void)
 {
     enum CBLAS_TRANSPOSE tr = P.trans ? CblasTrans : CblasNoTrans;
     enum CBLAS_UPLO up = P.trans ? CblasLower : CblasUpper;
-    int n = (int)P.n, kl = (int)P.kl, w = 2 * kl + 1;
+    int n = (int)P.n, kl = (int)P.kl, w = (int)P.ldab;
 
     if (!strcmp(P.op, "gbmv")) {
         if (P.dbl)
@@ -344,7 +345,7 @@ int main(int argc, char **argv)
                      strcmp(argv[1], "spmv") && strcmp(argv[1], "gemm"))) {
         fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv|gemm d|s N|T|U|L THREADS REPS "
                         "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|readpf|read4...\n"
-                        "  environment: N, KL (gbmv), SETTLE (ms), AOFF, XOFF, YOFF (bytes)\n");
+                        "  environment: N, KL, LDAB (gbmv), SETTLE (ms), AOFF, XOFF, YOFF (bytes)\n");
         return 2;
     }
     P.op = argv[1];
@@ -364,8 +365,9 @@ int main(int argc, char **argv)
     aoff = env_int("AOFF", 0);
     xoff = env_int("XOFF", 0);
     yoff = env_int("YOFF", 0);
-    if (P.n < 1 || P.kl < 0 || P.kl >= P.n) {
-        fprintf(stderr, "nla-ab: need N >= 1 and 0 <= KL < N\n");
+    P.ldab = env_int("LDAB", 2 * P.kl + 1);
+    if (P.n < 1 || P.kl < 0 || P.kl >= P.n || P.ldab < 2 * P.kl + 1) {
+        fprintf(stderr, "nla-ab: need N >= 1, 0 <= KL < N and LDAB >= 2 KL + 1\n");
         return 2;
     }
     if (aoff < 0 || xoff < 0 || yoff < 0 || aoff % (int64_t)P.esz || xoff % (int64_t)P.esz ||
@@ -375,14 +377,16 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!strcmp(P.op, "gbmv"))
-        P.abytes = (size_t)(2 * P.kl + 1) * (size_t)P.n * P.esz;
+        P.abytes = (size_t)P.ldab * (size_t)P.n * P.esz;
     else if (!strcmp(P.op, "gemv") || !strcmp(P.op, "gemm"))
         P.abytes = (size_t)P.n * (size_t)P.n * P.esz;
     else
         P.abytes = (size_t)P.n * (size_t)(P.n + 1) / 2 * P.esz;
     P.ylen = !strcmp(P.op, "gemm") ? (size_t)P.n * (size_t)P.n : (size_t)P.n;
-    P.work = !strcmp(P.op, "gemm") ? 2.0 * (double)P.n * (double)P.n * (double)P.n
-                                   : (double)P.abytes;
+    /* gbmv: the band's bytes, not the padding's */
+    P.work = !strcmp(P.op, "gemm")   ? 2.0 * (double)P.n * (double)P.n * (double)P.n
+             : !strcmp(P.op, "gbmv") ? (double)(2 * P.kl + 1) * (double)P.n * (double)P.esz
+                                     : (double)P.abytes;
 
     P.a = page_offset(P.abytes, aoff, &bases[0]);
     P.x = page_offset(P.ylen * P.esz, xoff, &bases[1]);

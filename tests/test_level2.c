@@ -495,7 +495,7 @@ static void X(gbmv_sweep)(void)
                                             { 4, 4 },   { 6, 7 },   { 8, 8 },   { 10, 12 },
                                             { 0, 8 },   { 12, 0 },  { 7, 8 },   { 5, 5 },
                                             { 9, 10 },  { 6, 6 },   { 11, 12 }, { 4, 5 },
-                                            { 20, 21 }, { 0, 15 } };
+                                            { 20, 21 }, { 0, 15 }, { 0, 0 } };
         for (size_t d = 0; d < 4; d++)
             for (size_t b = 0; b < sizeof bands / sizeof bands[0]; b++)
                 for (c.trans = 0; c.trans < 2; c.trans++) {
@@ -504,8 +504,9 @@ static void X(gbmv_sweep)(void)
                     c.kl = bands[b][0];
                     c.ku = bands[b][1];
                     c.alpha = 0.7;
-                    c.beta = b % 2 ? 0.7 : 0;
-                    c.nan_y = b == 0;
+                    /* (the diagonal, {0, 0}, also over a NaN y) */
+                    c.nan_y = b == 0 || (c.kl == 0 && c.ku == 0);
+                    c.beta = b % 2 && !c.nan_y ? 0.7 : 0;
                     X(gbmv_case)(ctx, &c);
                 }
     }
@@ -761,15 +762,15 @@ static void X(gemv_threads)(void)
 
 static void X(gbmv_threads)(void)
 {
-    /* narrow and wide bands (ku odd, so that the four-column groups of
-       Trans fall differently in the 1- and 2-thread blocks), padded (m+n
-       odd) and not, a diagonal (stored as one run): one and two threads
-       must agree bit for bit */
+    /* narrow and wide bands (some ku odd, so that the four-column groups
+       of Trans fall differently in the 1- and 2-thread blocks), unpadded,
+       and a diagonal (by vectors, m != n, a tail past the last whole
+       vector): one and two threads must agree bit for bit */
     static const int64_t shapes[][4] = { { 20000, 19000, 9, 5 }, { 60000, 60003, 1, 2 },
                                          { 3001, 3500, 70, 41 }, { 4000, 3000, 40, 23 },
                                          { 5000, 4002, 8, 8 },   { 6000, 6001, 16, 16 },
                                          { 9000, 9001, 4, 4 },   { 7000, 7001, 7, 6 },
-                                         { 7000, 7003, 14, 14 }, { 30000, 30002, 0, 0 } };
+                                         { 7000, 7003, 14, 14 }, { 30001, 30003, 0, 0 } };
     X(l2case) c = { .routine = "gbmv", .alpha = 0.7, .beta = 0.3 };
     for (int s = 0; s < (int)(sizeof shapes / sizeof shapes[0]); s++)
         for (c.trans = 0; c.trans < 2; c.trans++) {

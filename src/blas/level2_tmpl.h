@@ -170,6 +170,7 @@ static void LL(P, mv_part)(const void *job, int tid, int team)
         KF(g->K, P, gbmv)[g->form](g->m, g->n, g->kl, g->ku, g->a, g->lda, g->xs, g->alpha,
                                    g->beta, g->ys, lo, hi);
     } else if (g->notrans) {
+        /* the kernel takes alpha x[j] once a column; Trans scales the dots */
         LL(P, scale)(hi - lo, g->beta, g->ys + lo, 1);
         KF(g->K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo);
     } else {
@@ -209,10 +210,9 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
                        T beta, T *y, int64_t incy)
 {
     int notrans = trans == NLA_NO_TRANS;
-    /* NoTrans: the kernel takes alpha x[j] once a column; Trans scales the
-       n dots */
-    struct LL(P, mv_job) g = { nla_l2_kernels_get(), -1, notrans, m, n, 0, 0,
-                               alpha, beta, a, lda, NULL, NULL };
+    struct LL(P, mv_job) g = { .K = nla_l2_kernels_get(), .form = -1, .notrans = notrans,
+                               .m = m, .n = n, .alpha = alpha, .beta = beta, .a = a,
+                               .lda = lda };
 
     return LL(P, mv)(ex, &g, (double)m * n, x, incx, y, incy,
                      notrans ? "gemv N axpyf: eight columns a pass"
@@ -229,9 +229,10 @@ nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     int64_t kl1 = kl < m - 1 ? kl : m - 1, ku1 = ku < n - 1 ? ku : n - 1;
     const char *what;
     int form = (int)l2_gbmv_form(notrans, kl1 + ku1 + 1, sizeof(T) == 4, &what);
-    struct LL(P, mv_job) g = { nla_l2_kernels_get(), form, notrans, m, n, kl1, ku1,
-                               alpha, beta, ab ? ab + (ku - ku1) : ab, /* NULL: alpha 0 */
-                               ldab, NULL, NULL };
+    struct LL(P, mv_job) g = { .K = nla_l2_kernels_get(), .form = form, .notrans = notrans,
+                               .m = m, .n = n, .kl = kl1, .ku = ku1, .alpha = alpha,
+                               .beta = beta, .a = ab ? ab + (ku - ku1) : ab, /* NULL: alpha 0 */
+                               .lda = ldab };
 
     return LL(P, mv)(ex, &g, (double)(kl1 + ku1 + 1) * (double)(m < n ? m : n), x, incx, y,
                      incy, what);

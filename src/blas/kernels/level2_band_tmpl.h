@@ -326,7 +326,8 @@ INLINE void L(gbmv_t_diag_w)(const int W, int64_t ku, const LT_T *ab, int64_t ld
 }
 
 /* A diagonal stored as one run (w = 1, ldab = 1): y = beta*y +
-   alpha*(a.*x) element by element, by vectors on the VL-aligned groups */
+   alpha*(a.*x) element by element, by vectors on the VL-aligned groups
+   (the scalar Trans loop serves the rest: with w = 1, NoTrans is the same) */
 INLINE void L(gbmv_diag0)(const LT_T *ab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                           int64_t lo, int64_t hi)
 {

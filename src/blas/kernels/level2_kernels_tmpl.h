@@ -18,7 +18,8 @@
  *   col     one band column's axpy on the vectors of y aligned in memory
  *           (band NoTrans "cols")
  *   diag    a narrow band by rows (NoTrans) or columns (Trans), the
- *           diagonals unrolled; on AVX-512 with ldab == w, a vector of
+ *           diagonals unrolled (a diagonal stored as one run by vectors,
+ *           every ISA); on AVX-512 with ldab == w, a vector of
  *           rows at a time, the diagonals regrouped in registers, and for
  *           NoTrans bands over 5 wide two vectors of rows summing masked
  *           column segments (band "rows" and "diag")
@@ -215,11 +216,6 @@ INLINE void L(hsums)(const int Q, VEC *v, LT_T *d)
         VEC r = L(fold)(MIN(LT_VL, Q - q), v + q);
         memcpy(d + q, &r, (size_t)MIN(LT_VL, Q - q) * sizeof(LT_T));
     }
-}
-
-INLINE LT_T L(hsum)(VEC v)
-{
-    return L(fold)(1, &v)[0];
 }
 
 /* beta*y + alpha*s; beta == 0 does not read y */

@@ -366,8 +366,8 @@ int main(int argc, char **argv)
     xoff = env_int("XOFF", 0);
     yoff = env_int("YOFF", 0);
     P.ldab = env_int("LDAB", 2 * P.kl + 1);
-    if (P.n < 1 || P.kl < 0 || P.kl >= P.n || P.ldab < 2 * P.kl + 1) {
-        fprintf(stderr, "nla-ab: need N >= 1, 0 <= KL < N and LDAB >= 2 KL + 1\n");
+    if (P.n < 1 || P.kl < 0 || P.kl >= P.n || P.ldab < 2 * P.kl + 1 || P.ldab > (1 << 20)) {
+        fprintf(stderr, "nla-ab: need N >= 1, 0 <= KL < N and 2 KL + 1 <= LDAB <= 2^20\n");
         return 2;
     }
     if (aoff < 0 || xoff < 0 || yoff < 0 || aoff % (int64_t)P.esz || xoff % (int64_t)P.esz ||
@@ -477,6 +477,9 @@ int main(int argc, char **argv)
     printf("%s%s %c n=%lld", P.dbl ? "d" : "s", P.op, argv[3][0], (long long)P.n);
     if (!strcmp(P.op, "gbmv"))
         printf(" kl=ku=%lld", (long long)P.kl);
+    if (!strcmp(P.op, "gbmv") && P.ldab != 2 * P.kl + 1)
+        printf(" ldab=%lld (GB/s: the band's bytes; the reads': all of them)",
+               (long long)P.ldab);
     printf(", %d thread%s, medians of %d; ratio: paired, against %s\n", P.threads,
            P.threads > 1 ? "s" : "", reps, sides[0].spec);
     for (int i = 0; i < nsides; i++) {

@@ -337,7 +337,7 @@ int main(int argc, char **argv)
     struct side *sides;
     int nsides, reps, first = -1;
     double settle;
-    int64_t aoff, xoff, yoff;
+    int64_t aoff, xoff, yoff, band;
     char dir[] = "/tmp/nla-ab.XXXXXX";
     void *ref, *bases[3];
 
@@ -365,8 +365,9 @@ int main(int argc, char **argv)
     aoff = env_int("AOFF", 0);
     xoff = env_int("XOFF", 0);
     yoff = env_int("YOFF", 0);
-    P.ldab = env_int("LDAB", 2 * P.kl + 1);
-    if (P.n < 1 || P.kl < 0 || P.kl >= P.n || P.ldab < 2 * P.kl + 1 || P.ldab > (1 << 20)) {
+    band = 2 * P.kl + 1; /* gbmv's diagonals */
+    P.ldab = env_int("LDAB", band);
+    if (P.n < 1 || P.kl < 0 || P.kl >= P.n || P.ldab < band || P.ldab > (1 << 20)) {
         fprintf(stderr, "nla-ab: need N >= 1, 0 <= KL < N and 2 KL + 1 <= LDAB <= 2^20\n");
         return 2;
     }
@@ -385,7 +386,7 @@ int main(int argc, char **argv)
     P.ylen = !strcmp(P.op, "gemm") ? (size_t)P.n * (size_t)P.n : (size_t)P.n;
     /* gbmv: the band's bytes, not the padding's */
     P.work = !strcmp(P.op, "gemm")   ? 2.0 * (double)P.n * (double)P.n * (double)P.n
-             : !strcmp(P.op, "gbmv") ? (double)(2 * P.kl + 1) * (double)P.n * (double)P.esz
+             : !strcmp(P.op, "gbmv") ? (double)band * (double)P.n * (double)P.esz
                                      : (double)P.abytes;
 
     P.a = page_offset(P.abytes, aoff, &bases[0]);
@@ -477,7 +478,7 @@ int main(int argc, char **argv)
     printf("%s%s %c n=%lld", P.dbl ? "d" : "s", P.op, argv[3][0], (long long)P.n);
     if (!strcmp(P.op, "gbmv"))
         printf(" kl=ku=%lld", (long long)P.kl);
-    if (!strcmp(P.op, "gbmv") && P.ldab != 2 * P.kl + 1)
+    if (!strcmp(P.op, "gbmv") && P.ldab != band)
         printf(" ldab=%lld (GB/s: the band's bytes; the reads': all of them)",
                (long long)P.ldab);
     printf(", %d thread%s, medians of %d; ratio: paired, against %s\n", P.threads,

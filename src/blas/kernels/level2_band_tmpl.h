@@ -510,7 +510,6 @@ static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 /* ------------------------------------------------------ wide: dots */
 
 #if NLA_VBYTES == 64
-
 /* Trans, the whole columns [v0, v1) (multiples of VL) of a band up to
    L2_TV_MAX wide: each column's products in one vector (its entries and
    x's in w/VL vectors and a masked one), the VL columns of a group folded

@@ -183,11 +183,10 @@ INLINE void L(gbmv_n_deint)(const int W, int64_t kl, const LT_T *ab, const LT_T 
 #endif
 
 #if NLA_VBYTES == 64
-/* acc + p * xj on lanes [lo, hi] (0 <= lo, hi < VL) only: the others keep
-   acc, and p is not read there */
-INLINE VEC L(fma_lanes)(VEC acc, int64_t lo, int64_t hi, const LT_T *p, LT_T xj)
+/* acc + p * xj on the lanes set in k only: the others keep acc, and p is
+   not read there */
+INLINE VEC L(fma_lanes)(VEC acc, unsigned k, const LT_T *p, LT_T xj)
 {
-    unsigned k = ((2u << hi) - 1) & ~((1u << lo) - 1);
 #if LT_DOUBLE
     return (VEC)_mm512_mask3_fmadd_pd(_mm512_maskz_loadu_pd((__mmask8)k, p),
                                       _mm512_set1_pd(xj), (__m512d)acc, (__mmask8)k);
@@ -204,26 +203,40 @@ INLINE VEC L(fma_lanes)(VEC acc, int64_t lo, int64_t hi, const LT_T *p, LT_T xj)
  * of its band (rows j-ku..j+kl of column j are contiguous in storage).
  * Two vectors side by side are two independent chains; more vectors make
  * more runs a column apart, which memory serves worse, and AVX2's masked
- * loads are slower than its scalar rows (doc/tuning.md, 5.0.1).
+ * loads are slower than its scalar rows (doc/tuning.md, 5.0.1).  The
+ * lanes of column c are [c-w+1, c] within the vector: a mask whose top
+ * grows a lane a column and whose bottom, from c = w on, shrinks one.
  */
 INLINE void L(gbmv_n_vecs)(const int R, int64_t kl, int64_t ku, const LT_T *ab,
                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
                            int64_t i0)
 {
     const int64_t w = kl + ku + 1;
+    const unsigned full = (1u << LT_VL) - 1;
+    unsigned top = 1, keep = full;
     VEC acc[2];
 
     UNROLL
     for (int r = 0; r < R; r++)
         acc[r] = SPLAT(0);
+    /* an unpadded band is one run: its lines 2 KiB past this step's first
+       column, a step's worth (the masked loads leave the hardware's
+       prefetch behind: doc/tuning.md, 5.0.4) */
+    if (ldab == w) {
+        uintptr_t b0 = (uintptr_t)(ab + (i0 - kl) * ldab) + 2048;
+        for (int64_t q = 0; q < R * LT_VL * w * (int64_t)sizeof(LT_T); q += 64)
+            __builtin_prefetch((const void *)(b0 + (uintptr_t)q));
+    }
     /* column j = i0 + r*VL - kl + c: A(i0 + r*VL, j) = ab[ku + kl - c + j*ldab] */
     for (int64_t c = 0; c < w + LT_VL - 1; c++) {
-        int64_t lo = MAX(0, c - w + 1), hi = MIN(LT_VL - 1, c);
+        unsigned k = top & keep;
         UNROLL
         for (int r = 0; r < R; r++) {
             int64_t j = i0 + r * LT_VL - kl + c;
-            acc[r] = L(fma_lanes)(acc[r], lo, hi, ab + (ku + kl - c) + j * ldab, x[j]);
+            acc[r] = L(fma_lanes)(acc[r], k, ab + (ku + kl - c) + j * ldab, x[j]);
         }
+        top = (top << 1 | 1) & full;
+        keep = c >= w - 1 ? keep << 1 : keep;
     }
     UNROLL
     for (int r = 0; r < R; r++) {

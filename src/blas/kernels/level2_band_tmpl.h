@@ -23,7 +23,8 @@
  * The columns form and the 32-byte dots read the band in address order,
  * one run, and take no software prefetch: the hardware's keeps up with
  * one run, and a prefetch ahead only adds traffic (doc/tuning.md, 5.0);
- * the kernels that spend long on each line prefetch (L2_PF_BYTES).
+ * the kernels that spend long on each line prefetch (L2_PF_BYTES; the
+ * vectors of rows a step of an unpadded band at a time, 2 KiB ahead).
  * Which form runs is the driver's choice (l2_gbmv_form, src/blas/level2.c).
  */
 

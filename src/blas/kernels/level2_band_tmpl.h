@@ -453,25 +453,19 @@ INLINE void L(axpy_lanes)(LT_T *y, const LT_T *p, VEC s, int64_t t0, int64_t t1,
     __m512 v = _mm512_maskz_loadu_ps((__mmask16)m, y);
     _mm512_mask_storeu_ps(y, (__mmask16)m, _mm512_fmadd_ps(a, (__m512)s, v));
 #endif
-#elif NLA_VBYTES == 32
+#elif NLA_VBYTES == 32 && !LT_DOUBLE
+    /* AVX2, float: the partial vector (up to 7 lanes) loaded masked and
+       blended into y; a double's (at most 3 lanes) goes lane by lane,
+       fewer instructions than the mask and blend (doc/tuning.md, 5.0.4) */
     if (full) {
         VEC_IDX ix, mk;
         for (int t = 0; t < LT_VL; t++)
             ix[t] = t;
         mk = (ix >= (VEC_IDX){ 0 } + (int)t0) & (ix < (VEC_IDX){ 0 } + (int)t1);
-#if LT_DOUBLE
-        VEC a = (VEC)_mm256_maskload_pd(p, (__m256i)mk);
-#else
         VEC a = (VEC)_mm256_maskload_ps(p, (__m256i)mk);
-#endif
         VEC v = LOADU(y);
-#if LT_DOUBLE
-        STOREU(y, (VEC)_mm256_blendv_pd((__m256d)v, (__m256d)L(madd)(v, a, s),
-                                        _mm256_castsi256_pd((__m256i)mk)));
-#else
         STOREU(y, (VEC)_mm256_blendv_ps((__m256)v, (__m256)L(madd)(v, a, s),
                                         _mm256_castsi256_ps((__m256i)mk)));
-#endif
         return;
     }
     for (int64_t t = t0; t < t1; t++)

@@ -24,7 +24,7 @@
  * one run, and take no software prefetch: the hardware's keeps up with
  * one run, and a prefetch ahead only adds traffic (doc/tuning.md, 5.0);
  * the kernels that spend long on each line prefetch (L2_PF_BYTES; the
- * vectors of rows a step of an unpadded band at a time, 2 KiB ahead).
+ * vectors of rows a step of an unpadded band at a time, L2_PF_STEP_BYTES).
  * Which form runs is the driver's choice (l2_gbmv_form, src/blas/level2.c).
  */
 
@@ -37,6 +37,9 @@
 #define L2_PF_BYTES 4096
 /* (in integers: the address ahead may lie past the band) */
 #define L2_PREFETCH(p) __builtin_prefetch((const void *)((uintptr_t)(p) + L2_PF_BYTES))
+/* The vectors of rows prefetch a step's lines of an unpadded band at once,
+   this far past the step's first column (doc/tuning.md, 5.0.4) */
+#define L2_PF_STEP_BYTES 2048
 
 #if NLA_VBYTES == 64
 /*
@@ -220,11 +223,11 @@ INLINE void L(gbmv_n_vecs)(const int R, int64_t kl, int64_t ku, const LT_T *ab,
     UNROLL
     for (int r = 0; r < R; r++)
         acc[r] = SPLAT(0);
-    /* an unpadded band is one run: its lines 2 KiB past this step's first
-       column, a step's worth (the masked loads leave the hardware's
-       prefetch behind: doc/tuning.md, 5.0.4) */
+    /* an unpadded band is one run: a step's worth of its lines,
+       L2_PF_STEP_BYTES ahead (the masked loads leave the hardware's
+       prefetch behind) */
     if (ldab == w) {
-        uintptr_t b0 = (uintptr_t)(ab + (i0 - kl) * ldab) + 2048;
+        uintptr_t b0 = (uintptr_t)(ab + (i0 - kl) * ldab) + L2_PF_STEP_BYTES;
         for (int64_t q = 0; q < R * LT_VL * w * (int64_t)sizeof(LT_T); q += 64)
             __builtin_prefetch((const void *)(b0 + (uintptr_t)q));
     }
@@ -453,6 +456,7 @@ INLINE void L(axpy_lanes)(LT_T *y, const LT_T *p, VEC s, int64_t t0, int64_t t1,
     __m512 v = _mm512_maskz_loadu_ps((__mmask16)m, y);
     _mm512_mask_storeu_ps(y, (__mmask16)m, _mm512_fmadd_ps(a, (__m512)s, v));
 #endif
+    return;
 #elif NLA_VBYTES == 32 && !LT_DOUBLE
     /* AVX2, float: the partial vector (up to 7 lanes) loaded masked and
        blended into y; a double's (at most 3 lanes) goes lane by lane,
@@ -468,13 +472,11 @@ INLINE void L(axpy_lanes)(LT_T *y, const LT_T *p, VEC s, int64_t t0, int64_t t1,
                                         _mm256_castsi256_ps((__m256i)mk)));
         return;
     }
-    for (int64_t t = t0; t < t1; t++)
-        y[t] = L2_FMAS(p[t], s[0], y[t]);
 #else
     (void)full;
+#endif
     for (int64_t t = t0; t < t1; t++)
         y[t] = L2_FMAS(p[t], s[0], y[t]);
-#endif
 }
 
 /* rows [r0, r1) of y += pa * s, on the vectors of y at multiples of VL */
@@ -604,6 +606,7 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 #undef L2_W_CASES
 #undef L2_TV_MAX
 #undef L2_PF_BYTES
+#undef L2_PF_STEP_BYTES
 #undef L2_PREFETCH
 #undef L2_SCALE_RUN
 #undef L2_DEINT

@@ -356,7 +356,9 @@ enum { FW_M = 45, FW_N = 30, FW_KL = 3, FW_KU = 2 };
 struct fw_prob {
     double a[FW_M * FW_N], b[FW_M], c[FW_N], lo[FW_N], hi[FW_N], x0[FW_N];
     void *dev[3];            /* device copies of a, b|c, x when on the device */
-    nla_fw_objective *obj;
+    nla_fw_objective *obj;   /* on the arrays the problem uses (device or host) */
+    nla_fw_objective *host;  /* on the host arrays: the CPU reference never reads
+                                device memory (obj itself when that is the host) */
     nla_fw_set *set;
 };
 
@@ -390,6 +392,27 @@ static void fw_spd(double *q, int k, uint64_t seed)
         }
 }
 
+/* objective kind k on a and b|c */
+static nla_fw_objective *fw_obj_make(int k, const double *a, const double *bc)
+{
+    nla_fw_objective *obj = NULL;
+    nla_status st = NLA_EINVAL;
+    switch (k) {
+    case 0: st = nla_fw_objective_create_lsq(&obj, FW_M, FW_N, a, FW_M, bc); break;
+    case 1:
+        st = nla_fw_objective_create_lsq_band(&obj, FW_M, FW_N, FW_KL, FW_KU, a,
+                                              FW_KL + FW_KU + 1, bc);
+        break;
+    case 2: st = nla_fw_objective_create_lsq_packed(&obj, NLA_UPPER, FW_N, a, bc); break;
+    case 3: st = nla_fw_objective_create_quad(&obj, FW_N, a, FW_N, bc); break;
+    case 4: st = nla_fw_objective_create_quad_band(&obj, FW_N, FW_KL, a, 2 * FW_KL + 1, bc); break;
+    case 5: st = nla_fw_objective_create_quad_packed(&obj, NLA_LOWER, FW_N, a, bc); break;
+    case 6: st = nla_fw_objective_create_lsq_packed(&obj, NLA_LOWER, FW_N, a, bc); break;
+    }
+    cr_assert_eq(st, NLA_OK, "%s", nla_last_error());
+    return obj;
+}
+
 /* the problem (objective k, set s); device: a, b or c and x0 in device memory */
 static void fw_prob_make(nla_context *gpu, struct fw_prob *p, int k, int s, int device)
 {
@@ -413,22 +436,10 @@ static void fw_prob_make(nla_context *gpu, struct fw_prob *p, int k, int s, int 
                                      : dev_copy(gpu, p->b, sizeof p->b);
         p->dev[2] = dev_copy(gpu, p->x0, sizeof p->x0);
     }
-    const double *a = device ? p->dev[0] : p->a;
-    const double *bc = device ? p->dev[1] : k >= 3 && k <= 5 ? p->c : p->b;
+    const double *bc = k >= 3 && k <= 5 ? p->c : p->b;
     nla_status st = NLA_EINVAL;
-    switch (k) {
-    case 0: st = nla_fw_objective_create_lsq(&p->obj, FW_M, FW_N, a, FW_M, bc); break;
-    case 1:
-        st = nla_fw_objective_create_lsq_band(&p->obj, FW_M, FW_N, FW_KL, FW_KU, a,
-                                              FW_KL + FW_KU + 1, bc);
-        break;
-    case 2: st = nla_fw_objective_create_lsq_packed(&p->obj, NLA_UPPER, FW_N, a, bc); break;
-    case 3: st = nla_fw_objective_create_quad(&p->obj, FW_N, a, FW_N, bc); break;
-    case 4: st = nla_fw_objective_create_quad_band(&p->obj, FW_N, FW_KL, a, 2 * FW_KL + 1, bc); break;
-    case 5: st = nla_fw_objective_create_quad_packed(&p->obj, NLA_LOWER, FW_N, a, bc); break;
-    case 6: st = nla_fw_objective_create_lsq_packed(&p->obj, NLA_LOWER, FW_N, a, bc); break;
-    }
-    cr_assert_eq(st, NLA_OK, "%s", nla_last_error());
+    p->host = fw_obj_make(k, p->a, bc);
+    p->obj = device ? fw_obj_make(k, p->dev[0], p->dev[1]) : p->host;
     switch (s) {
     case 0: st = nla_fw_set_create_prob_simplex(&p->set, FW_N, r); break;
     case 1: st = nla_fw_set_create_unit_simplex(&p->set, FW_N, r); break;
@@ -443,7 +454,9 @@ static void fw_prob_free(nla_context *gpu, struct fw_prob *p)
 {
     for (int i = 0; i < 3; i++)
         nla_free(gpu, p->dev[i]);
-    nla_fw_objective_destroy(p->obj);
+    if (p->obj != p->host)
+        nla_fw_objective_destroy(p->obj);
+    nla_fw_objective_destroy(p->host);
     nla_fw_set_destroy(p->set);
 }
 
@@ -461,7 +474,7 @@ static void fw_compare(nla_context *gpu, struct fw_prob *p, const nla_fw_options
     double scale = 1;
 
     memcpy(xc, p->x0, sizeof xc);
-    sc = nla_fw_solve(cpu, p->obj, p->set, opt, xc, &rc);
+    sc = nla_fw_solve(cpu, p->host, p->set, opt, xc, &rc);
     if (p->dev[2]) {
         sg = nla_fw_solve(gpu, p->obj, p->set, opt, p->dev[2], &rg);
         cr_assert_eq(nla_download(gpu, xg, p->dev[2], sizeof xg), NLA_OK);
@@ -627,7 +640,7 @@ Test(cuda, fw_callback_verbose_numeric, .init = use_plugin, .timeout = 600)
     cr_assert_eq(nla_fw_options_set_callback(opt, fw_trace_cb, &tc), NLA_OK);
     cr_assert_eq(nla_fw_options_set_verbose(opt, vc, 5), NLA_OK);
     memcpy(xc, p.x0, sizeof xc);
-    cr_assert_eq(nla_fw_solve(cpu, p.obj, p.set, opt, xc, &rc), NLA_OK);
+    cr_assert_eq(nla_fw_solve(cpu, p.host, p.set, opt, xc, &rc), NLA_OK);
     cr_assert_eq(rg.stop, NLA_FW_STOP_CALLBACK);
     cr_assert_eq(rc.stop, NLA_FW_STOP_CALLBACK);
     cr_assert_eq(rg.iterations, 17);

@@ -28,7 +28,10 @@
  * with the host's monotonic clock, from the first call to the end of a
  * synchronize (the synchronize costs microseconds against that); samples
  * alternate libnla, reference, ...; the table shows medians, p25..p75 and
- * ratio = libnla median / reference median.
+ * ratio = libnla median / reference median.  A side whose one call takes
+ * over 0.25 s is timed by its warm-up call alone ("one call"; "samples": 1
+ * in --json): cuBLAS's gbmv takes seconds a call at these sizes.  With
+ * --json, rows go to stderr as they finish and the JSON to stdout at the end.
  *
  * The CUDA runtime, cuBLAS and cuFFT are opened with dlopen (from the
  * loader's search path, then the toolkit configure found), so the `nla`
@@ -170,7 +173,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-struct stats { double median, p25, p75; };
+struct stats { double median, p25, p75; int samples; };
 
 static struct stats stats_of(double *v, int n)
 {
@@ -179,6 +182,7 @@ static struct stats stats_of(double *v, int n)
     s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
     s.p25 = v[(n - 1) / 4];
     s.p75 = v[(3 * (n - 1) + 3) / 4];
+    s.samples = n;
     return s;
 }
 
@@ -211,16 +215,24 @@ static double time_reps(const struct side *s, long reps)
 
 struct tcfg { int samples; double min_s; };
 
+/* A side whose one call takes longer than this is timed by that call alone
+   (cuBLAS's gbmv took 3.6 s a call at n = 2^22 on an H200): the row then
+   costs seconds, not minutes. */
+#define ONE_CALL_S 0.25
+
 /* work/second medians of both sides, alternating; -1 on failure */
 static int measure(const struct tcfg *tc, struct side *sd, double work, struct stats *out)
 {
-    long reps[2];
+    long reps[2] = { 1, 1 };
     double v[2][16];
+    int slow[2];
     for (int k = 0; k < 2; k++) {
-        double t;
-        reps[k] = 1;
-        if (time_reps(&sd[k], 1) < 0) /* warm-up */
+        double t = time_reps(&sd[k], 1); /* warm-up */
+        if (t <= 0)
             return -1;
+        v[k][0] = work / t;
+        if ((slow[k] = t > ONE_CALL_S))
+            continue;
         while ((t = time_reps(&sd[k], reps[k])) >= 0 && t < tc->min_s && reps[k] < (1L << 20))
             reps[k] *= t > 0 ? (long)fmin(16, ceil(tc->min_s / t * 1.2)) : 16;
         if (t < 0)
@@ -228,13 +240,15 @@ static int measure(const struct tcfg *tc, struct side *sd, double work, struct s
     }
     for (int i = 0; i < tc->samples; i++)
         for (int k = 0; k < 2; k++) {
-            double t = time_reps(&sd[k], reps[k]);
-            if (t <= 0)
+            double t;
+            if (slow[k])
+                continue;
+            if ((t = time_reps(&sd[k], reps[k])) <= 0)
                 return -1;
             v[k][i] = work * (double)reps[k] / t;
         }
-    out[0] = stats_of(v[0], tc->samples);
-    out[1] = stats_of(v[1], tc->samples);
+    for (int k = 0; k < 2; k++)
+        out[k] = stats_of(v[k], slow[k] ? 1 : tc->samples);
     return 0;
 }
 
@@ -374,20 +388,24 @@ static int blas_run(void *arg, int ref)
     }
 }
 
+/* A row as it is measured: on stdout, or with --json on stderr, so that a
+   run stopped part-way still shows how far it came. */
 static void print_row(const struct run *r, const struct row *w)
 {
-    if (r->json)
-        return;
+    FILE *out = r->json ? stderr : stdout;
     if (!w->timed) {
-        printf("%-7s %-26s %s (max rel. err %.2g, tol %.2g)\n", w->op, w->shape,
-               w->ok ? "not timed" : "FAIL", w->err, w->tol);
-        return;
+        fprintf(out, "%-7s %-26s %s (max rel. err %.2g, tol %.2g)\n", w->op, w->shape,
+                w->ok ? "not timed" : "FAIL", w->err, w->tol);
+    } else {
+        fprintf(out, "%-7s %-26s %9.1f %9.1f %-8s %6.3f", w->op, w->shape, w->nla.median,
+                w->ref.median, w->unit, w->ratio);
+        if (w->frac > 0)
+            fprintf(out, "  %5.1f%% of memcpy", 100 * w->frac);
+        fprintf(out, "   [nla %.1f..%.1f]%s%s\n", w->nla.p25, w->nla.p75,
+                w->nla.samples == 1 ? " (libnla: one call)" : "",
+                w->ref.samples == 1 ? " (ref: one call)" : "");
     }
-    printf("%-7s %-26s %9.1f %9.1f %-8s %6.3f", w->op, w->shape, w->nla.median, w->ref.median,
-           w->unit, w->ratio);
-    if (w->frac > 0)
-        printf("  %5.1f%% of memcpy", 100 * w->frac);
-    printf("   [nla %.1f..%.1f]\n", w->nla.p25, w->nla.p75);
+    fflush(out);
 }
 
 /* check, then time; work per call in the unit's numerator (flops or bytes) */
@@ -752,11 +770,12 @@ static void json_rows(const struct run *r)
                "\"max_rel_err\": %.3g, \"tol\": %.3g", w->op, w->shape, w->unit,
                w->ok ? "ok" : "FAIL", isfinite(w->err) ? w->err : -1, w->tol);
         if (w->timed)
-            printf(", \"nla\": {\"median\": %.6g, \"p25\": %.6g, \"p75\": %.6g}, "
-                   "\"ref\": {\"median\": %.6g, \"p25\": %.6g, \"p75\": %.6g}, "
-                   "\"ratio\": %.4f, \"memcpy_fraction\": %.4f",
-                   w->nla.median, w->nla.p25, w->nla.p75, w->ref.median, w->ref.p25,
-                   w->ref.p75, w->ratio, w->frac);
+            printf(", \"nla\": {\"median\": %.6g, \"p25\": %.6g, \"p75\": %.6g, "
+                   "\"samples\": %d}, "
+                   "\"ref\": {\"median\": %.6g, \"p25\": %.6g, \"p75\": %.6g, "
+                   "\"samples\": %d}, \"ratio\": %.4f, \"memcpy_fraction\": %.4f",
+                   w->nla.median, w->nla.p25, w->nla.p75, w->nla.samples, w->ref.median,
+                   w->ref.p25, w->ref.p75, w->ref.samples, w->ratio, w->frac);
         printf("}%s\n", i + 1 < r->nrows ? "," : "");
     }
     printf("], \"rows_failed\": %d}\n", r->nfail);

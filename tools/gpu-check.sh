@@ -11,15 +11,19 @@
 #                                       build tree BUILD into OUT (a few MB)
 #
 # The GPU machine may lack a build dependency (Criterion, OpenBLAS, LAPACKE,
-# FFTW, GSL headers; autotools).  Then build on a machine that has them,
-# with nvcc but no GPU:
-#     ./configure --with-cuda && make -j && make tests/test_cuda tests/test_runtime
-#     tools/gpu-check.sh --bundle . /path/to/checkout/_build-gpu-bundle
-# carry _build-gpu-bundle (ignored by git, like every _build*) to the GPU
-# machine and run tools/gpu-check.sh --prebuilt _build-gpu-bundle there.
-# The bundled programs still need the shared libraries they link
-# (libcriterion, libopenblas, liblapacke, libfftw3, libgsl); the script
-# lists any that are missing and skips what cannot run.
+# FFTW, GSL headers; autotools).  The lent H200s have none of them, so
+# build on a machine that has them, with nvcc but no GPU:
+#     mkdir _build-gpu && cd _build-gpu && ../configure --with-cuda
+#     make -j libnla.la libnla-cuda.la tools/nla tests/test_cuda \
+#          tests/test_runtime tests/libnla-mock.la tests/libnla-mock-badabi.la
+#     cd .. && tools/gpu-check.sh --bundle _build-gpu _build-gpu-bundle
+#     mkdir -p _build-gpu-pack && tar cJf _build-gpu-pack/bundle.tar.xz _build-gpu-bundle
+# The bundle holds the programs and every shared library they need beyond
+# glibc (about 60 MB, 13 MB compressed: carry the tarball, _build* is
+# ignored by git).  On the GPU machine:
+#     tar xJf _build-gpu-pack/bundle.tar.xz && tools/gpu-check.sh --prebuilt _build-gpu-bundle
+# (cuBLAS and cuFFT for the bench come from the machine's CUDA toolkit,
+# /usr/local/cuda/lib64).
 #
 # Steps: the device (nvidia-smi); the build; the kernels alone
 # (tests/cuda_kernels_check.cu, built with nvcc); `nla info` (CUDA must be
@@ -51,6 +55,15 @@ if [ "${1:-}" = --bundle ]; then
     # the mocks stay apart from libnla-cuda.so (a folder lookup must not find it)
     cp "$b/tests/.libs/libnla-mock.so" "$b/tests/.libs/libnla-mock-badabi.so" \
         "$out/tests/.libs/" 2>/dev/null || true
+    # the references and Criterion, with what they need, except glibc's own
+    # libraries and the GCC runtime, which every Linux has
+    for f in "$out/bin/nla" "$out/tests/test_cuda" "$out/tests/test_runtime"; do
+        LD_LIBRARY_PATH=$out/.libs ldd "$f"
+    done | awk '/=> \// { print $3 }' | sort -u |
+        grep -vE '/(libc|libm|libdl|librt|libpthread|libresolv|libgcc_s|libstdc\+\+|libnla[^/]*)\.so' |
+        while read -r l; do
+            cp -L "$l" "$out/.libs/" && strip --strip-unneeded "$out/.libs/${l##*/}" 2>/dev/null
+        done
     du -sh "$out"
     exit 0
 fi
@@ -120,6 +133,8 @@ else
     fi
     plugin=$libdir/libnla-cuda.so
     export LD_LIBRARY_PATH=$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # cuBLAS and cuFFT for the bench, where the loader would not look
+    [ -d /usr/local/cuda/lib64 ] && LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/usr/local/cuda/lib64
     missing=$(ldd "$nla" "$(pick test_cuda)" 2>/dev/null | grep 'not found' | sort -u | awk '{print $1}' | tr '\n' ' ')
     step build "skipped (--prebuilt $prebuilt)" "${missing:+missing here: $missing}"
 fi

@@ -17,7 +17,7 @@ esac
 
 packages="build-essential autoconf automake libtool pkg-config
           libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev
-          libgsl-dev libblas-test mandoc"
+          libgsl-dev libblas-test mandoc python3-numpy"
 
 install_deps() {
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

@@ -6,6 +6,11 @@
 # and LD_DEBUG=bindings must show that the programs' calls were bound to
 # libnlablas, not to the system BLAS.
 #
+# libnlablas defines no error handler (xerbla_, cblas_xerbla): preloaded
+# under Debian's NumPy, a bad LAPACK argument must still raise NumPy's
+# ValueError; and where the process has no handler, a bad argument prints
+# the reference message and the call returns (Python's ctypes).
+#
 # NLA_BLAS_TEST_DIR overrides where the programs are looked for.
 builddir=${NLA_BUILDDIR:-.}
 lib="$builddir/.libs/libnlablas.so"
@@ -22,10 +27,9 @@ if [ -z "$dir" ] || [ ! -x "$dir/xblat2d" ]; then
     exit 77
 fi
 
-# Only the BLAS names are exported.
+# Only the BLAS routines are exported (no error handler).
 want='cblas_dgbmv cblas_dgemm cblas_dgemv cblas_dspmv cblas_sgbmv cblas_sgemm
-cblas_sgemv cblas_sspmv cblas_xerbla dgbmv_ dgemm_ dgemv_ dspmv_ sgbmv_ sgemm_
-sgemv_ sspmv_ xerbla_'
+cblas_sgemv cblas_sspmv dgbmv_ dgemm_ dgemv_ dspmv_ sgbmv_ sgemm_ sgemv_ sspmv_'
 got=$(nm -D --defined-only "$lib" | awk '{print $NF}' | sort | tr '\n' ' ')
 want=$(echo $want | tr ' ' '\n' | sort | tr '\n' ' ')
 if [ "$got" != "$want" ]; then
@@ -35,7 +39,7 @@ if [ "$got" != "$want" ]; then
     echo "   $want"
     exit 1
 fi
-echo "PASS: $lib exports exactly the BLAS names"
+echo "PASS: $lib exports exactly the BLAS routines"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nla-blas-dropin.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -118,6 +122,62 @@ run() {
         status=1
     fi
 }
+
+# The error handlers, from Python (Debian's python3-numpy).  A sanitizer
+# build's libnlablas needs its runtime preloaded into an uninstrumented
+# interpreter; these checks are for the plain build.
+py=/usr/bin/python3
+if [ -n "$san_rt" ]; then
+    echo "SKIP: error-handler checks from Python (sanitizer build)"
+elif ! "$py" -c 'import numpy' 2>/dev/null; then
+    echo "SKIP: error-handler checks: $py with NumPy not found (Debian: apt-get install python3-numpy)"
+else
+    # NumPy's LAPACK module defines xerbla_ to raise ValueError; DORGQR's
+    # argument 5 (lda = 0) is illegal.  The preloaded libnlablas must not
+    # take the handler over.
+    out=$(LD_PRELOAD="$abslib" "$py" -c '
+import numpy as np
+from numpy.linalg import lapack_lite
+a = np.array([[1.0]])
+try:
+    lapack_lite.dorgqr(1, 1, 1, a, 0, a, a, 0, 0)
+    print("returned, no ValueError")
+except ValueError as e:
+    print("ValueError:", e)
+b = np.arange(1.0, 7.0).reshape(2, 3)
+print("dot", (b @ b.T).ravel().tolist())
+' 2>&1)
+    if echo "$out" | grep -q '^ValueError: On entry to DORGQR parameter number 5' &&
+       echo "$out" | grep -q '^dot \[14.0, 32.0, 32.0, 77.0\]'; then
+        echo "PASS: NumPy under LD_PRELOAD=libnlablas: its LAPACK error raises ValueError"
+    else
+        echo "FAIL: NumPy under LD_PRELOAD=libnlablas:"
+        echo "$out" | sed 's/^/   /'
+        status=1
+    fi
+    # no handler in the process: the reference message, and nothing written
+    out=$("$py" -c '
+import ctypes
+lib = ctypes.CDLL("'"$abslib"'")
+r = ctypes.byref
+one, zero = ctypes.c_int(1), ctypes.c_int(0)
+al, be = ctypes.c_double(1.0), ctypes.c_double(0.0)
+a, c = (ctypes.c_double * 1)(2.0), (ctypes.c_double * 1)(-7.0)
+lib.dgemm_(b"N", b"N", r(one), r(one), r(one), r(al), a, r(zero), a, r(one), r(be), c,
+           r(one))
+lib.cblas_dgemv(101, 111, 1, 1, al, a, 0, a, 1, be, c, 1)
+print("c", c[0])
+' 2>&1)
+    if echo "$out" | grep -q ' \*\* On entry to DGEMM parameter number  8 had an illegal value' &&
+       echo "$out" | grep -q 'Parameter 7 to routine cblas_dgemv was incorrect' &&
+       echo "$out" | grep -q '^c -7.0$'; then
+        echo "PASS: with no handler in the process, libnlablas reports and returns"
+    else
+        echo "FAIL: libnlablas with no handler in the process:"
+        echo "$out" | sed 's/^/   /'
+        status=1
+    fi
+fi
 
 run xblat2d dblat2.in DGEMV DGBMV DSPMV
 run xblat2s sblat2.in SGEMV SGBMV SSPMV

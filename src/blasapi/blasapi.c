@@ -8,9 +8,10 @@
  *   - Fortran ABI (LP64): 32-bit INTEGERs, everything by reference, and
  *     the hidden CHARACTER lengths that compilers append are ignored.
  *   - Arguments are checked exactly as reference BLAS checks them, in the
- *     same order, and a bad one is reported through xerbla_ (CBLAS:
- *     cblas_xerbla) with the reference routine name and INFO; then the
- *     routine returns without computing.
+ *     same order, and a bad one is reported through the process's xerbla_
+ *     (CBLAS: cblas_xerbla) with the reference routine name and INFO; then
+ *     the routine returns without computing.  libnlablas defines neither
+ *     handler (see "errors" below).
  *   - CBLAS works as reference CBLAS does: enum checks in C (INFO 1, 2,
  *     3), then the column-major problem (row-major is its transpose) is
  *     checked by the Fortran rules, reported with INFO + 1 (the layout
@@ -18,7 +19,7 @@
  *   - Each thread gets its own libnla context on first use (a context is
  *     used by one thread at a time); it is destroyed when the thread ends.
  *
- * Only the BLAS names are exported: the library is built with
+ * Only the BLAS routines are exported: the library is built with
  * -fvisibility=hidden and BLAS_API marks them.
  */
 #include <ctype.h>
@@ -36,36 +37,30 @@ enum { CBLAS_ROW = 101, CBLAS_COL = 102 };
 enum { CBLAS_NOTRANS = 111, CBLAS_TRANS = 112, CBLAS_CONJTRANS = 113 };
 enum { CBLAS_UPPER = 121, CBLAS_LOWER = 122 };
 
-BLAS_API void xerbla_(const char *srname, const int *info, size_t srname_len);
-BLAS_API void cblas_xerbla(int info, const char *rout, const char *form, ...);
-
 /* ------------------------------------------------------------ errors */
 
-/* Reference XERBLA prints this and stops; the drop-in prints and returns
-   (libnla never exits).  Weak, so that a program's own xerbla_ wins when
-   linked statically; dynamically, the executable's comes first anyway. */
-__attribute__((weak)) void xerbla_(const char *srname, const int *info,
-                                   size_t srname_len)
-{
-    int len = (int)strnlen(srname, srname_len);
-    while (len > 0 && srname[len - 1] == ' ')
-        len--;
-    fprintf(stderr, " ** On entry to %.*s parameter number %2d had an illegal value\n",
-            len, srname, *info);
-}
+/* The error handlers belong to the process, not to libnlablas.  A
+   definition here, preloaded, would come first in the global scope and take
+   the handler over from every library loaded later (NumPy's LAPACK module
+   defines xerbla_ to raise ValueError).  So these are weak references,
+   bound at load time to the program's handler or to the BLAS it links; with
+   none, libnlablas prints the reference message itself and returns
+   (reference XERBLA would stop; libnla never exits). */
+extern void xerbla_(const char *srname, const int *info, size_t srname_len)
+    __attribute__((weak, visibility("default")));
+extern void cblas_xerbla(int info, const char *rout, const char *form, ...)
+    __attribute__((weak, visibility("default")));
 
 /* Reference CBLAS's cblas_xerbla reports the position in the row-major
    call the user made: it undoes the argument swap of the transposed
-   problem.  row_major_call is our RowMajorStrg. */
-static _Thread_local int row_major_call;
-
-static int user_position(int info, const char *rout)
+   problem. */
+static int user_position(int row_major, int info, const char *rout)
 {
     static const struct { const char *name; int a, b; } swaps[] = {
         { "gemm", 4, 5 }, { "gemm", 9, 11 }, { "gemv", 3, 4 },
         { "gbmv", 3, 4 }, { "gbmv", 5, 6 },
     };
-    if (!row_major_call)
+    if (!row_major)
         return info;
     for (size_t i = 0; i < sizeof swaps / sizeof swaps[0]; i++)
         if (strstr(rout, swaps[i].name)) {
@@ -77,29 +72,31 @@ static int user_position(int info, const char *rout)
     return info;
 }
 
-__attribute__((weak)) void cblas_xerbla(int info, const char *rout, const char *form, ...)
-{
-    va_list ap;
-    info = user_position(info, rout);
-    if (info)
-        fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, rout);
-    va_start(ap, form);
-    vfprintf(stderr, form, ap);
-    va_end(ap);
-}
-
 /* Fortran routine name, blank-padded to 6 as reference BLAS passes it. */
 static void fortran_error(const char *name6, int info)
 {
-    xerbla_(name6, &info, 6);
+    if (xerbla_) {
+        xerbla_(name6, &info, 6);
+        return;
+    }
+    int len = (int)strnlen(name6, 6);
+    while (len > 0 && name6[len - 1] == ' ')
+        len--;
+    fprintf(stderr, " ** On entry to %.*s parameter number %2d had an illegal value\n", len,
+            name6, info);
 }
 
 static void cblas_error(int row_major, const char *rout, int info, const char *form,
                         int value)
 {
-    row_major_call = row_major;
-    cblas_xerbla(info, rout, form, value);
-    row_major_call = 0;
+    if (cblas_xerbla) {
+        cblas_xerbla(info, rout, form, value);
+        return;
+    }
+    info = user_position(row_major, info, rout);
+    if (info)
+        fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, rout);
+    fprintf(stderr, form, value);
 }
 
 /* ----------------------------------------------------------- context */

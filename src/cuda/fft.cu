@@ -872,6 +872,11 @@ extern "C" cudaError_t nla_cuda_fft_create(const nla_fft_desc *desc, nla_cuda_ff
     else
         p->method = is_pow2(d.n) && d.n >= 2 ? M_REAL2 : M_BLUE;
     cudaError_t e = d.precision == NLA_DOUBLE ? create_tables<double>(p) : create_tables<float>(p);
+    /* The tables went up with cudaMemcpy from pageable memory, which may
+       return before the DMA lands, on stream 0, which a non-blocking
+       context stream does not wait for: the plan is ready once it lands. */
+    if (e == cudaSuccess)
+        e = cudaStreamSynchronize(0);
     if (e != cudaSuccess) {
         nla_cuda_fft_destroy(p);
         return e;

@@ -1152,6 +1152,8 @@ static void expect_untouched_ok(call c, const char *what)
                  error_of(&c));
 }
 
+/* m or n 0 returns at once, as reference BLAS does: y (C) is not scaled by
+   beta (0.5 here) even where it is not empty, as the man pages say */
 Test(badinput, empty_calls_touch_nothing)
 {
     static const enum field dims[] = {F_M, F_N, F_K, F_BATCH};

@@ -52,8 +52,12 @@ static void load(void)
     if (!h) {
         const char *e = dlerror();
         struct stat st;
+        const char *env = getenv("NLA_PLUGIN_PATH");
         if (stat(path, &st) != 0)
-            snprintf(reason, sizeof reason, "%s not found (%s)", PLUGIN_FILE, path);
+            snprintf(reason, sizeof reason, "%s not found (%s)%s", PLUGIN_FILE, path,
+                     env && *env ? ""
+                                 : "; NLA_PLUGIN_PATH names the plugin or its folder "
+                                   "(in a build tree: .libs)");
         else
             snprintf(reason, sizeof reason, "%s cannot be loaded: %.200s", path,
                      e ? e : "unknown error");

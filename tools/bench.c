@@ -39,14 +39,18 @@ struct bench_opts {
    sleep; libgomp's spin for GOMP_SPINCOUNT pauses.  Wait them out. */
 #define DEFAULT_SETTLE_S 0.15
 
+static const char synopsis[] =
+    "usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
+    "                 [--threads T] [--settle-ms MS] [--passes K] [--quick]\n"
+    "                 [--json] [--keep-openblas-env] [--svg FILE]\n"
+    "                 [--background-load] [--ref LIB[:PREFIX]]\n";
+
 void nla_bench_usage(FILE *f)
 {
-    fputs("usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
-          "                 [--threads T] [--settle-ms MS] [--passes K] [--quick]\n"
-          "                 [--json] [--keep-openblas-env] [--svg FILE]\n"
-          "                 [--background-load] [--ref LIB[:PREFIX]]\n"
-          "\n"
-          "Times libnla against the CBLAS reference (OpenBLAS), in one process.\n"
+    fputs(synopsis, f);
+    fputs("\n"
+          "Times libnla against its references, in one process: OpenBLAS (gemv,\n"
+          "gbmv, spmv, gemm), FFTW and GSL (fft); cuBLAS and cuFFT (--backend cuda).\n"
           "\n"
           "OP        gemv gbmv spmv gemm fft fw (default: all).  A d or s prefix (dgemm,\n"
           "          sgemv, ...) picks one precision; a bare name uses --precision.\n"
@@ -186,8 +190,9 @@ static int usage_error(const char *fmt, const char *arg)
 {
     fputs("nla bench: ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\n\n", stderr);
-    nla_bench_usage(stderr);
+    fputs("\n", stderr);
+    fputs(synopsis, stderr);
+    fputs("'nla help bench' describes each option.\n", stderr);
     return NLA_EXIT_USAGE;
 }
 

@@ -56,3 +56,23 @@ LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
 LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$root$NLA_BINDIR/nla" version || fail "the installed nla command does not run"
 echo "PASS: installed copy works with pkg-config alone"
+
+# the build tree itself, through nla-uninstalled.pc
+unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
+PKG_CONFIG_PATH=$NLA_BUILDDIR
+export PKG_CONFIG_PATH
+if [ -f "$NLA_BUILDDIR/.libs/libnla.so" ]; then
+    flags=$(pkg-config --cflags --libs nla) || fail "pkg-config nla from the build tree"
+else
+    flags=$(pkg-config --static --cflags --libs nla) || fail "pkg-config --static nla (build tree)"
+fi
+case $flags in
+*"$NLA_BUILDDIR/.libs"*) ;;
+*) fail "pkg-config with PKG_CONFIG_PATH=$NLA_BUILDDIR did not take nla-uninstalled.pc: $flags" ;;
+esac
+# shellcheck disable=SC2086
+$NLA_CC ${NLA_SAN_FLAGS:-} "$src/examples/gemm_rowmajor.c" -o "$tmp/gemm_tree" $flags ||
+    fail "the example does not build against the build tree"
+LD_LIBRARY_PATH="$NLA_BUILDDIR/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$tmp/gemm_tree" ||
+    fail "the example built against the build tree fails"
+echo "PASS: the build tree works with PKG_CONFIG_PATH (nla-uninstalled.pc)"

@@ -138,6 +138,19 @@ NLA_API nla_status nla_dband_unpack(int64_t m, int64_t n, int64_t kl, int64_t ku
                                     const double *ab, int64_t ldab, double *a, int64_t lda);
 NLA_API nla_status nla_sband_unpack(int64_t m, int64_t n, int64_t kl, int64_t ku,
                                     const float *ab, int64_t ldab, float *a, int64_t lda);
+/* Band storage from the diagonals a caller holds: column r of the n-by-
+   (kl+ku+1) column-major dg is diagonal ku - r (the top superdiagonal
+   first, the main diagonal at r = ku), indexed by the column of A:
+   dg[j + r*lddg] = A(j-ku+r, j), lddg >= max(1,n).  This is SciPy's
+   solve_banded "ab[u + i - j, j]" form read from C.  Only the entries
+   inside the m-by-n matrix are read, and only those band positions of ab
+   are written. */
+NLA_API nla_status nla_dband_from_diagonals(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                                            const double *dg, int64_t lddg, double *ab,
+                                            int64_t ldab);
+NLA_API nla_status nla_sband_from_diagonals(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                                            const float *dg, int64_t lddg, float *ab,
+                                            int64_t ldab);
 
 /* LAPACK packed storage, column by column of the chosen triangle:
    upper: A(i,j) = ap[i + j*(j+1)/2] for i <= j;

@@ -38,12 +38,12 @@ __extension__ typedef __int128 i128;
 
 enum routine {
     R_GEMV, R_GBMV, R_SPMV, R_GEMM, R_GEMM_SB,
-    R_BAND_PACK, R_BAND_UNPACK, R_PACKED_PACK, R_PACKED_UNPACK, NR
+    R_BAND_PACK, R_BAND_UNPACK, R_BAND_DIAG, R_PACKED_PACK, R_PACKED_UNPACK, NR
 };
 
 static const char *const rname[NR] = {
     "gemv", "gbmv", "spmv", "gemm", "gemm_strided_batched",
-    "band_pack", "band_unpack", "packed_pack", "packed_unpack",
+    "band_pack", "band_unpack", "band_from_diagonals", "packed_pack", "packed_unpack",
 };
 
 /* pointer roles: two inputs, the vector input, and the output */
@@ -62,6 +62,7 @@ static const char *const role_name[NR][NROLES] = {
     [R_GEMM_SB] = {"a", "b", NULL, "c"},
     [R_BAND_PACK] = {"a", NULL, NULL, "ab"},
     [R_BAND_UNPACK] = {"ab", NULL, NULL, "a"},
+    [R_BAND_DIAG] = {"dg", NULL, NULL, "ab"},
     [R_PACKED_PACK] = {"a", NULL, NULL, "ap"},
     [R_PACKED_UNPACK] = {"ap", NULL, NULL, "a"},
 };
@@ -149,6 +150,10 @@ static nla_context *g_ctx;
     case R_BAND_UNPACK:                                                        \
         return nla_##P##band_unpack(c->m, c->n, c->kl, c->ku, (const T *)a,    \
                                     c->ldab, (T *)o, c->lda);                  \
+    case R_BAND_DIAG: /* lddg in lda */                                        \
+        return nla_##P##band_from_diagonals(c->m, c->n, c->kl, c->ku,          \
+                                            (const T *)a, c->lda, (T *)o,      \
+                                            c->ldab);                          \
     case R_PACKED_PACK:                                                        \
         return nla_##P##packed_pack((nla_uplo)c->uplo, c->n, (const T *)a,     \
                                     c->lda, (T *)o);                           \
@@ -347,10 +352,11 @@ static void judge_gemm(const call *c, verdict *v, int es)
 
 static void judge_storage(const call *c, verdict *v, int es)
 {
-    int band = c->r == R_BAND_PACK || c->r == R_BAND_UNPACK;
-    int pack = c->r == R_BAND_PACK || c->r == R_PACKED_PACK;
+    int diag = c->r == R_BAND_DIAG;
+    int band = c->r == R_BAND_PACK || c->r == R_BAND_UNPACK || diag;
+    int pack = c->r == R_BAND_PACK || c->r == R_PACKED_PACK || diag;
     int dense = pack ? ROLE_A : ROLE_OUT, other = pack ? ROLE_OUT : ROLE_A;
-    const char *oname = band ? "ab" : "ap";
+    const char *oname = band ? "ab" : "ap", *dname = diag ? "dg" : "a";
     int64_t m = band ? c->m : c->n, n = c->n;
     int work;
 
@@ -359,18 +365,21 @@ static void judge_storage(const call *c, verdict *v, int es)
         if (n < 0) flag(v, "n");
         if (c->kl < 0) flag(v, "kl");
         if (c->ku < 0) flag(v, "ku");
-        if (c->ldab < (i128)c->kl + c->ku + 1) flag(v, "ldab");
     } else {
         if (!is_uplo(c->uplo)) flag(v, "uplo");
         if (n < 0) flag(v, "n");
     }
-    if (c->lda < max1(m)) flag(v, "lda");
+    if (diag ? c->lda < max1(n) : c->lda < max1(m)) flag(v, diag ? "lddg" : "lda");
+    if (band && c->ldab < (i128)c->kl + c->ku + 1) flag(v, "ldab");
     work = m > 0 && n > 0;
-    if (work && (c->nulls & (1 << dense))) flag(v, "a");
+    if (work && (c->nulls & (1 << dense))) flag(v, dname);
     if (work && (c->nulls & (1 << other))) flag(v, oname);
     if (m < 0 || n < 0)
         return;
-    if (c->lda >= 1)
+    /* dg: an n-by-(kl+ku+1) column-major array */
+    if (diag && c->lda >= 1 && c->kl >= 0 && c->ku >= 0)
+        check_span(v, dense, "dg", mat_span(work ? n : 0, (i128)c->kl + c->ku + 1, c->lda), es);
+    if (!diag && c->lda >= 1)
         check_span(v, dense, "a", mat_span(m, n, c->lda), es);
     if (band && c->kl >= 0 && c->ku >= 0 && c->ldab >= 1)
         check_span(v, other, "ab", mat_span(work ? (i128)c->kl + c->ku + 1 : 0, n, c->ldab),
@@ -539,7 +548,7 @@ static call base_call(enum routine r, int dbl)
     case R_GEMM:
         c.m = 3; c.n = 4; c.k = 2; c.lda = 3; c.ldb = 2; c.ldc = 3;
         break;
-    case R_BAND_PACK: case R_BAND_UNPACK:
+    case R_BAND_PACK: case R_BAND_UNPACK: case R_BAND_DIAG:
         c.m = 5; c.n = 4; c.kl = 1; c.ku = 2; c.lda = 6; c.ldab = 5;
         break;
     case R_PACKED_PACK: case R_PACKED_UNPACK:
@@ -726,6 +735,21 @@ static const mutation band_muts[] = {
     {NULL, {{F_END, 0}}}
 };
 
+/* band from diagonals: base m=5 n=4 kl=1 ku=2 lddg=6 (in lda) ldab=5 */
+static const mutation band_diag_muts[] = {
+    MUT("m", S(M, -1)), MUT("n", S(N, -1)), MUT("kl", S(KL, -1)), MUT("ku", S(KU, -1)),
+    MUT("n", S(N, INT64_MIN)), MUT("kl", S(KL, INT64_MIN)),
+    MUT("lddg", S(LDA, 3)), MUT("lddg", S(LDA, 0)), MUT("lddg", S(LDA, -1)),
+    MUT("lddg", S(N, 0), S(LDA, 0)), MUT("lddg", S(N, 1), S(LDA, 0)),
+    MUT("ldab", S(LDAB, 3)), MUT("ldab", S(LDAB, 0)),
+    MUT("ldab", S(KL, INT64_MAX)), MUT("ldab", S(KU, INT64_MAX)),
+    MUT("@A", S(NULL, NUL_A)), MUT("@OUT", S(NULL, NUL_OUT)),
+    MUT("dg", S(LDA, HALF)), MUT("ab", S(LDAB, HALF)),
+    MUT("dg", S(KL, BIG), S(LDA, BIG), S(LDAB, BIG + 3)),
+    MUT("dg", S(KL, HALF), S(KU, 0), S(LDAB, INT64_MAX)),
+    {NULL, {{F_END, 0}}}
+};
+
 /* packed pack and unpack: base n=4 lda=5 upper */
 static const mutation packed_muts[] = {
     MUT("uplo", S(UPLO, 0)), MUT("uplo", S(UPLO, 'X')), MUT("uplo", S(UPLO, 'l')),
@@ -748,6 +772,7 @@ static const mutation *const muts_of[NR][2] = {
     [R_GEMM_SB] = {gemm_muts, batched_muts},
     [R_BAND_PACK] = {band_muts, NULL},
     [R_BAND_UNPACK] = {band_muts, NULL},
+    [R_BAND_DIAG] = {band_diag_muts, NULL},
     [R_PACKED_PACK] = {packed_muts, NULL},
     [R_PACKED_UNPACK] = {packed_muts, NULL},
 };

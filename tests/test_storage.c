@@ -35,6 +35,9 @@ typedef struct prec {
     nla_status (*band_unpack)(int64_t m, int64_t n, int64_t kl, int64_t ku,
                               const double *ab, int64_t ldab, double *a, int64_t lda,
                               size_t lena, size_t lenab);
+    nla_status (*band_diag)(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                            const double *dg, int64_t lddg, double *ab, int64_t ldab,
+                            size_t lendg, size_t lenab);
     nla_status (*packed_pack)(nla_uplo uplo, int64_t n, const double *a, int64_t lda,
                               double *ap, size_t lena, size_t lenap);
     nla_status (*packed_unpack)(nla_uplo uplo, int64_t n, const double *ap, double *a,
@@ -56,6 +59,14 @@ static nla_status d_band_unpack(int64_t m, int64_t n, int64_t kl, int64_t ku,
 {
     (void)lena; (void)lenab;
     return nla_dband_unpack(m, n, kl, ku, ab, ldab, a, lda);
+}
+
+static nla_status d_band_diag(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                              const double *dg, int64_t lddg, double *ab, int64_t ldab,
+                              size_t lendg, size_t lenab)
+{
+    (void)lendg; (void)lenab;
+    return nla_dband_from_diagonals(m, n, kl, ku, dg, lddg, ab, ldab);
 }
 
 static nla_status d_packed_pack(nla_uplo uplo, int64_t n, const double *a, int64_t lda,
@@ -110,6 +121,17 @@ static nla_status s_band_unpack(int64_t m, int64_t n, int64_t kl, int64_t ku,
     return s;
 }
 
+static nla_status s_band_diag(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                              const double *dg, int64_t lddg, double *ab, int64_t ldab,
+                              size_t lendg, size_t lenab)
+{
+    float *fdg = to_float(dg, lendg), *fab = to_float(ab, lenab);
+    nla_status s = nla_sband_from_diagonals(m, n, kl, ku, fdg, lddg, fab, ldab);
+    free(fdg);
+    from_float(ab, fab, lenab);
+    return s;
+}
+
 static nla_status s_packed_pack(nla_uplo uplo, int64_t n, const double *a, int64_t lda,
                                 double *ap, size_t lena, size_t lenap)
 {
@@ -138,8 +160,9 @@ static void fill_float_values(double *x, size_t n, uint64_t seed)
 }
 
 static const prec precs[] = {
-    {"d", d_band_pack, d_band_unpack, d_packed_pack, d_packed_unpack, ref_fill},
-    {"s", s_band_pack, s_band_unpack, s_packed_pack, s_packed_unpack, fill_float_values},
+    {"d", d_band_pack, d_band_unpack, d_band_diag, d_packed_pack, d_packed_unpack, ref_fill},
+    {"s", s_band_pack, s_band_unpack, s_band_diag, s_packed_pack, s_packed_unpack,
+     fill_float_values},
 };
 
 /* ------------------------------------------------------------------ helpers */
@@ -205,6 +228,40 @@ static void check_band(const prec *p, int64_t m, int64_t n, int64_t kl, int64_t 
                  (long long)lda, (long long)ldab, (long long)bad,
                  (long long)(bad % (ldab ? ldab : 1)), (long long)(bad / (ldab ? ldab : 1)),
                  bad >= 0 ? ab[bad] : 0.0, bad >= 0 ? want[bad] : 0.0);
+
+    /* the same band from the diagonals: dg's entries outside the matrix
+       hold other sentinels, which must not be read; lddg minimal, then
+       padded */
+    {
+        int64_t w = kl + ku + 1;
+        for (int pad = 0; pad <= 2; pad += 2) {
+            int64_t lddg = (n > 1 ? n : 1) + pad;
+            size_t lendg = (size_t)(lddg * w);
+            double *dg = alloc_d(lendg), *ab2 = alloc_d(lenab);
+            for (size_t t = 0; t < lendg; t++)
+                dg[t] = -500.25 - (double)(t % 100000);
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t r = 0; r < w; r++) {
+                    int64_t i = j - ku + r;
+                    if (i >= 0 && i < m)
+                        dg[j + r * lddg] = a[i + j * lda];
+                }
+            fill_sentinel(ab2, lenab);
+            s = p->band_diag(m, n, kl, ku, dg, lddg, ab2, ldab, lendg, lenab);
+            cr_assert_eq(s, NLA_OK, "nla_%sband_from_diagonals(m=%lld n=%lld kl=%lld "
+                         "ku=%lld lddg=%lld ldab=%lld): status %d (%s)", p->name,
+                         (long long)m, (long long)n, (long long)kl, (long long)ku,
+                         (long long)lddg, (long long)ldab, s, nla_last_error());
+            bad = first_diff(ab2, want, lenab);
+            cr_assert_eq(bad, -1, "nla_%sband_from_diagonals(m=%lld n=%lld kl=%lld ku=%lld "
+                         "lddg=%lld ldab=%lld): ab[%lld] = %g, expected %g", p->name,
+                         (long long)m, (long long)n, (long long)kl, (long long)ku,
+                         (long long)lddg, (long long)ldab, (long long)bad,
+                         bad >= 0 ? ab2[bad] : 0.0, bad >= 0 ? want[bad] : 0.0);
+            free(dg);
+            free(ab2);
+        }
+    }
 
     /* unpack the packed ab (its non-band positions hold sentinels, which
        must not be read): the whole m x n a, zeros outside the band, the

@@ -47,6 +47,26 @@ NLA_API nla_status FN(P, band_unpack)(int64_t m, int64_t n, int64_t kl, int64_t 
     return NLA_OK;
 }
 
+NLA_API nla_status FN(P, band_from_diagonals)(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                                              const T *dg, int64_t lddg, T *ab, int64_t ldab)
+{
+    nla_check ck = NLA_CHECK_INIT(NULL, "nla_" PS "band_from_diagonals");
+    int work = m > 0 && n > 0;
+    if (nla_chk_nonneg(&ck, "m", m) || nla_chk_nonneg(&ck, "n", n) ||
+        nla_chk_nonneg(&ck, "kl", kl) || nla_chk_nonneg(&ck, "ku", ku) ||
+        nla_chk_ld(&ck, "lddg", lddg, "max(1,n)", n > 1 ? n : 1) ||
+        nla_chk_ldab(&ck, ldab, kl, ku))
+        return ck.status;
+    /* kl + ku + 1 <= ldab now: dg is an n-by-(kl+ku+1) column-major matrix */
+    if (nla_chk_ptr(&ck, "dg", dg, work) || nla_chk_ptr(&ck, "ab", ab, work) ||
+        nla_chk_matrix_extent(&ck, "dg", work ? n : 0, kl + ku + 1, lddg, sizeof(T)) ||
+        nla_chk_matrix_extent(&ck, "ab", work ? kl + ku + 1 : 0, n, ldab, sizeof(T)))
+        return ck.status;
+    if (work)
+        IMPL(P, band_from_diagonals)(m, n, kl, ku, dg, lddg, ab, ldab);
+    return NLA_OK;
+}
+
 static int IMPL(P, packed_checks)(nla_check *ck, nla_uplo uplo, int64_t n,
                                   const T *dense, int64_t lda, const T *packed)
 {

@@ -13,6 +13,9 @@
         int64_t ku, const T *a, int64_t lda, T *ab, int64_t ldab);             \
     void nla_storage_##P##band_unpack(int64_t m, int64_t n, int64_t kl,        \
         int64_t ku, const T *ab, int64_t ldab, T *a, int64_t lda);             \
+    void nla_storage_##P##band_from_diagonals(int64_t m, int64_t n,           \
+        int64_t kl, int64_t ku, const T *dg, int64_t lddg, T *ab,              \
+        int64_t ldab);                                                         \
     void nla_storage_##P##packed_pack(nla_uplo uplo, int64_t n, const T *a,    \
         int64_t lda, T *ap);                                                   \
     void nla_storage_##P##packed_unpack(nla_uplo uplo, int64_t n, const T *ap, \

@@ -54,6 +54,20 @@ void STOR(P, band_unpack)(int64_t m, int64_t n, int64_t kl, int64_t ku,
     }
 }
 
+/* row r of column j's band is diagonal ku - r: dg's column r, row j */
+void STOR(P, band_from_diagonals)(int64_t m, int64_t n, int64_t kl, int64_t ku,
+                                  const T *dg, int64_t lddg, T *ab, int64_t ldab)
+{
+    for (int64_t j = 0; j < n; j++) {
+        int64_t lo, hi;
+        STOR(P, band_rows)(m, kl, ku, j, &lo, &hi);
+        T *dst = ab + j * ldab + (ku + lo - j);
+        const T *src = dg + j + (ku + lo - j) * lddg;
+        for (int64_t i = lo; i < hi; i++)
+            dst[i - lo] = src[(i - lo) * lddg];
+    }
+}
+
 void STOR(P, packed_pack)(nla_uplo uplo, int64_t n, const T *a, int64_t lda, T *ap)
 {
     /* ap is walked in order: column j of the triangle follows column j-1 */

@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <cblas.h>
 #include "bench.h"
@@ -452,13 +451,6 @@ static void setup_reference(struct bench_config *cfg)
     bench_ref_describe(cfg);
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* -------------------------------------------------------------- main */
 
 /* The thread counts to run: --threads as given, else 1 and (for gemm
@@ -569,7 +561,7 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
     struct bench_result *res = calloc((size_t)(ncases * nt), sizeof *res);
     struct bench_result *pass = calloc((size_t)ncases * (size_t)cfg->passes, sizeof *pass);
     char list[64] = "";
-    double t0 = now();
+    double t0 = bench_now();
     int nfail = 0, nrows = 0, rc;
 
     if (!res || !pass) {
@@ -612,9 +604,9 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
     }
     free(pass);
     if (cfg->json)
-        bench_report_json(stdout, cfg, res, nrows, nfail, now() - t0);
+        bench_report_json(stdout, cfg, res, nrows, nfail, bench_now() - t0);
     else
-        bench_report_footer(stdout, nrows, nfail, now() - t0);
+        bench_report_footer(stdout, nrows, nfail, bench_now() - t0);
     if (cfg->background_load && !cfg->json)
         printf("background load: %.1f GB/s read and written so far\n", bench_load_gbs());
     if (o->svg && bench_svg_write(o->svg, cfg, res, nrows) != 0) {

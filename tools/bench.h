@@ -119,7 +119,11 @@ struct bench_config {
     const char *ref_threading; /* how its threads run */
 };
 
-struct bench_stats { double median, p25, p75; };
+/* bench_stats.c: the medians and quartiles of a row's samples (n of them) */
+struct bench_stats { double median, p25, p75; int n; };
+double bench_now(void); /* seconds, monotonic */
+/* sorts v; quartiles linear between neighbours */
+struct bench_stats bench_stats_of(double *v, int n);
 
 struct bench_result {
     struct bench_case c;

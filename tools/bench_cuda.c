@@ -42,7 +42,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "bench.h"
 
 /* ------------------------------------------------------- the references */
@@ -160,32 +159,6 @@ static int load_refs(char *why, size_t len)
 
 /* ---------------------------------------------------------------- timing */
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-struct stats { double median, p25, p75; int samples; };
-
-static struct stats stats_of(double *v, int n)
-{
-    struct stats s;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    s.p25 = v[(n - 1) / 4];
-    s.p75 = v[(3 * (n - 1) + 3) / 4];
-    s.samples = n;
-    return s;
-}
-
 /* One side: run() queues one call (0 on success), sync() waits for it. */
 struct side {
     int (*run)(void *arg, int ref);
@@ -204,13 +177,13 @@ static int side_sync(const struct side *s)
 /* seconds for reps calls, or < 0 on failure */
 static double time_reps(const struct side *s, long reps)
 {
-    double t0 = now();
+    double t0 = bench_now();
     for (long i = 0; i < reps; i++)
         if (s->run(s->arg, s->ref))
             return -1;
     if (side_sync(s))
         return -1;
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 struct tcfg { int samples; double min_s; };
@@ -221,7 +194,7 @@ struct tcfg { int samples; double min_s; };
 #define ONE_CALL_S 0.25
 
 /* work/second medians of both sides, alternating; -1 on failure */
-static int measure(const struct tcfg *tc, struct side *sd, double work, struct stats *out)
+static int measure(const struct tcfg *tc, struct side *sd, double work, struct bench_stats *out)
 {
     long reps[2] = { 1, 1 };
     double v[2][16];
@@ -248,7 +221,7 @@ static int measure(const struct tcfg *tc, struct side *sd, double work, struct s
             v[k][i] = work * (double)reps[k] / t;
         }
     for (int k = 0; k < 2; k++)
-        out[k] = stats_of(v[k], slow[k] ? 1 : tc->samples);
+        out[k] = bench_stats_of(v[k], slow[k] ? 1 : tc->samples);
     return 0;
 }
 
@@ -314,7 +287,7 @@ static double rel_l2(nla_context *ctx, const void *a, const void *b, size_t coun
 struct row {
     char op[16], shape[48];
     const char *unit;
-    struct stats nla, ref;
+    struct bench_stats nla, ref;
     double ratio, frac, err, tol;
     int ok, timed;
 };
@@ -402,8 +375,8 @@ static void print_row(const struct run *r, const struct row *w)
         if (w->frac > 0)
             fprintf(out, "  %5.1f%% of memcpy", 100 * w->frac);
         fprintf(out, "   [nla %.1f..%.1f]%s%s\n", w->nla.p25, w->nla.p75,
-                w->nla.samples == 1 ? " (libnla: one call)" : "",
-                w->ref.samples == 1 ? " (ref: one call)" : "");
+                w->nla.n == 1 ? " (libnla: one call)" : "",
+                w->ref.n == 1 ? " (ref: one call)" : "");
     }
     fflush(out);
 }
@@ -411,7 +384,7 @@ static void print_row(const struct run *r, const struct row *w)
 /* check, then time; work per call in the unit's numerator (flops or bytes) */
 static void finish_row(struct run *r, struct row *w, struct side *sd, double work, double unit)
 {
-    struct stats st[2];
+    struct bench_stats st[2];
     w->timed = 0;
     if (w->ok && measure(&r->tc, sd, work / unit, st) == 0) {
         w->nla = st[0];
@@ -611,7 +584,7 @@ static double memcpy_gbs(struct run *r, int quick)
         v[i] = 2.0 * (double)c.bytes * (double)reps / time_reps(&s, reps) * 1e-9;
     nla_free(r->ctx, c.a);
     nla_free(r->ctx, c.b);
-    return stats_of(v, r->tc.samples).median;
+    return bench_stats_of(v, r->tc.samples).median;
 }
 
 /* ---------------------------------------------------------- Frank-Wolfe */
@@ -774,8 +747,8 @@ static void json_rows(const struct run *r)
                    "\"samples\": %d}, "
                    "\"ref\": {\"median\": %.6g, \"p25\": %.6g, \"p75\": %.6g, "
                    "\"samples\": %d}, \"ratio\": %.4f, \"memcpy_fraction\": %.4f",
-                   w->nla.median, w->nla.p25, w->nla.p75, w->nla.samples, w->ref.median,
-                   w->ref.p25, w->ref.p75, w->ref.samples, w->ratio, w->frac);
+                   w->nla.median, w->nla.p25, w->nla.p75, w->nla.n, w->ref.median,
+                   w->ref.p25, w->ref.p75, w->ref.n, w->ratio, w->frac);
         printf("}%s\n", i + 1 < r->nrows ? "," : "");
     }
     printf("], \"rows_failed\": %d}\n", r->nfail);
@@ -787,7 +760,7 @@ int bench_cuda_main(const struct bench_cuda_opts *o)
 {
     static struct run r;
     char why[512] = "";
-    double t0 = now();
+    double t0 = bench_now();
 
     if (!nla_backend_available(NLA_BACKEND_CUDA)) {
         fprintf(stderr, "CUDA backend not available: %s\n",
@@ -855,7 +828,7 @@ int bench_cuda_main(const struct bench_cuda_opts *o)
     if (r.json)
         json_rows(&r);
     else
-        printf("\n%d rows, %d failed, %.1f s\n", r.nrows, r.nfail, now() - t0);
+        printf("\n%d rows, %d failed, %.1f s\n", r.nrows, r.nfail, bench_now() - t0);
     R.blasDestroy(R.handle);
     nla_context_destroy(r.ctx);
     return r.nfail ? NLA_EXIT_FAIL : NLA_EXIT_OK;

@@ -19,15 +19,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "bench.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t rng(uint64_t *s)
 {
@@ -81,32 +73,18 @@ static int clock_cb(const nla_fw_state *s, void *user)
     return 0;
 }
 
-static int cmp_d(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static void quartiles(double *v, int n, double *p25, double *med, double *p75)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_d);
-    *p25 = v[(n - 1) / 4];
-    *med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    *p75 = v[(3 * (n - 1) + 3) / 4];
-}
-
 /* seconds per pair of gemv calls, over k pairs */
 static nla_status time_pairs(nla_context *ctx, int64_t m, int64_t n, const double *a,
                              const double *x, double *y, double *g, long k, double *sec)
 {
     nla_status st = NLA_OK;
-    double t0 = now();
+    double t0 = bench_now();
     for (long i = 0; i < k && st == NLA_OK; i++) {
         st = nla_dgemv(ctx, NLA_NO_TRANS, m, n, 1.0, a, m, x, 1, 0.0, y, 1);
         if (st == NLA_OK)
             st = nla_dgemv(ctx, NLA_TRANS, m, n, 1.0, a, m, y, 1, 0.0, g, 1);
     }
-    *sec = (now() - t0) / (double)k;
+    *sec = (bench_now() - t0) / (double)k;
     return st;
 }
 
@@ -204,8 +182,14 @@ static int run_size(nla_context *ctx, const struct bench_config *cfg,
             goto out;
         }
     }
-    quartiles(vi, cfg->samples, &row->it_p25, &row->it_s, &row->it_p75);
-    quartiles(vp, cfg->samples, &row->pair_p25, &row->pair_s, &row->pair_p75);
+    {
+        struct bench_stats si = bench_stats_of(vi, cfg->samples);
+        row->it_p25 = si.p25, row->it_s = si.median, row->it_p75 = si.p75;
+    }
+    {
+        struct bench_stats sp = bench_stats_of(vp, cfg->samples);
+        row->pair_p25 = sp.p25, row->pair_s = sp.median, row->pair_p75 = sp.p75;
+    }
     row->ratio = row->it_s / row->pair_s;
     row->st = NLA_OK;
     rc = 0;

@@ -11,7 +11,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "bench.h"
 
 /* Doubles per step between two looks at the stop flag (512 KiB). */
@@ -25,13 +24,6 @@ static struct {
     double t0, t1;             /* start, and stop (0 while it runs) */
     double *buf;
 } load;
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void *load_main(void *arg)
 {
@@ -61,7 +53,7 @@ int bench_load_start(void)
     memset(load.buf, 0, BENCH_LOAD_BYTES);   /* its pages, before it runs */
     atomic_store(&load.stop, 0);
     atomic_store(&load.bytes, 0);
-    load.t0 = now();
+    load.t0 = bench_now();
     load.t1 = 0;
     if ((e = pthread_create(&load.thread, NULL, load_main, load.buf)) != 0) {
         free(load.buf);
@@ -75,7 +67,7 @@ int bench_load_start(void)
 
 double bench_load_gbs(void)
 {
-    double t = (load.t1 > 0 ? load.t1 : now()) - load.t0;
+    double t = (load.t1 > 0 ? load.t1 : bench_now()) - load.t0;
     if (load.t0 <= 0 || t <= 0)
         return 0;
     return (double)atomic_load(&load.bytes) * 1e-9 / t;
@@ -91,7 +83,7 @@ int bench_load_stop(void)
         errno = e;    /* it may still run: keep its buffer */
         return -1;
     }
-    load.t1 = now();
+    load.t1 = bench_now();
     load.running = 0;
     free(load.buf);
     load.buf = NULL;

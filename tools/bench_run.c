@@ -31,13 +31,6 @@ struct side {
     void *y;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* The reference call: --ref's library for the ops it covers (bench_ref.c),
    else the op's own. */
 static void run_ref(const struct bench_case *c, const void *a, const void *b, void *y)
@@ -194,7 +187,7 @@ static void settle(const struct bench_config *cfg)
 static nla_status time_batch(const struct side *s, long reps, double *sec)
 {
     nla_status st = NLA_OK;
-    double t0 = now();
+    double t0 = bench_now();
     for (long i = 0; i < reps && st == NLA_OK; i++) {
         if (s->ctx)
             st = s->c->op->run_nla(s->ctx, s->c, s->a, s->b, s->y);
@@ -203,7 +196,7 @@ static nla_status time_batch(const struct side *s, long reps, double *sec)
     }
     if (s->ctx && st == NLA_OK)
         st = nla_context_synchronize(s->ctx);
-    *sec = now() - t0;
+    *sec = bench_now() - t0;
     return st;
 }
 
@@ -227,31 +220,6 @@ static nla_status calibrate(const struct bench_config *cfg, const struct side *s
     }
     *reps = n;
     return st;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double quantile(const double *sorted, int n, double q)
-{
-    double pos = q * (n - 1);
-    int i = (int)pos;
-    if (i >= n - 1)
-        return sorted[n - 1];
-    return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
-}
-
-static struct bench_stats stats_of(double *v, int n)
-{
-    struct bench_stats s;
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    s.p25 = quantile(v, n, 0.25);
-    s.median = quantile(v, n, 0.5);
-    s.p75 = quantile(v, n, 0.75);
-    return s;
 }
 
 static void record_error(nla_context *ctx, struct bench_result *r, nla_status st)
@@ -308,18 +276,18 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
        the ratio the way it can tilt a ratio of two medians */
     for (int i = 0; i < cfg->samples; i++)
         pair[i] = v[i] / v[cfg->samples + i];
-    r->ratio = stats_of(pair, cfg->samples).median;
+    r->ratio = bench_stats_of(pair, cfg->samples).median;
     if (paired_triad) {
         for (int i = 0; i < cfg->samples; i++) {
             frac[i] = v[i] / tri[i];
             ref_frac[i] = v[cfg->samples + i] / tri[i];
         }
-        r->stream_frac = stats_of(frac, cfg->samples).median;
-        r->ref_stream_frac = stats_of(ref_frac, cfg->samples).median;
-        r->triad_paired = stats_of(tri, cfg->samples).median;
+        r->stream_frac = bench_stats_of(frac, cfg->samples).median;
+        r->ref_stream_frac = bench_stats_of(ref_frac, cfg->samples).median;
+        r->triad_paired = bench_stats_of(tri, cfg->samples).median;
     }
-    r->nla = stats_of(v, cfg->samples);
-    r->ref = stats_of(v + cfg->samples, cfg->samples);
+    r->nla = bench_stats_of(v, cfg->samples);
+    r->ref = bench_stats_of(v + cfg->samples, cfg->samples);
     r->ratio_medians = r->nla.median / r->ref.median;
     r->reps_nla = reps[0];
     r->reps_ref = reps[1];

@@ -17,17 +17,9 @@
  */
 #include <omp.h>
 #include <stdlib.h>
-#include <time.h>
 #include "bench.h"
 
 #define STREAM_N ((size_t)1 << 24)   /* 128 MiB per array */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 double bench_stream_triad(int threads, int quick)
 {
@@ -53,11 +45,11 @@ double bench_stream_triad(int threads, int quick)
         c[i] = 0.5;
     }
     for (int r = 0; r <= reps; r++) {
-        double t0 = now(), t, s = 3.0 + r * 1e-3;
+        double t0 = bench_now(), t, s = 3.0 + r * 1e-3;
 #pragma omp parallel for schedule(static) num_threads(threads)
         for (size_t i = 0; i < n; i++)
             a[i] = b[i] + s * c[i];
-        t = now() - t0;
+        t = bench_now() - t0;
         if (r > 0 && 24.0 * (double)n / t * 1e-9 > best)
             best = 24.0 * (double)n / t * 1e-9;
     }
@@ -109,7 +101,7 @@ double bench_triad_sample(int threads, int quick, double min_s)
             tri_c[i] = 0.5;
         }
     }
-    t0 = now();
+    t0 = bench_now();
     do {
         double *a = tri_a, s = 3.0 + (double)(passes & 7) * 1e-3;
         const double *b = tri_b, *c = tri_c;
@@ -117,7 +109,7 @@ double bench_triad_sample(int threads, int quick, double min_s)
         for (size_t i = 0; i < n; i++)
             a[i] = b[i] + s * c[i];
         passes++;
-        t = now() - t0;
+        t = bench_now() - t0;
     } while (t < min_s);
     return 24.0 * (double)n * (double)passes / t * 1e-9;
 }
@@ -230,9 +222,9 @@ double bench_stream_read(int threads, int quick, double kinds[3])
     /* the three kinds alternate, so that all see the same machine */
     for (int r = 0; r <= reps; r++)
         for (int kind = 0; kind < 3; kind++) {
-            double t0 = now(), gbs;
+            double t0 = bench_now(), gbs;
             double total = bench_read_pass(a, n, threads, (enum bench_read_kind)kind);
-            gbs = 8.0 * (double)n / (now() - t0) * 1e-9;
+            gbs = 8.0 * (double)n / (bench_now() - t0) * 1e-9;
             sink += total;
             if (r > 0 && gbs > best[kind])
                 best[kind] = gbs;

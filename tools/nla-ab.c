@@ -44,7 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <cblas.h>
 #include "nla.h"
@@ -98,13 +97,6 @@ static struct {
     double work;              /* bytes of A, or gemm's flops, a call */
     void *a, *x, *y, *y0;
 } P;
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static volatile double sink;
 
@@ -203,12 +195,7 @@ static void call(const struct side *sd)
         call_nla(sd);
 }
 
-static int cmp_double(const void *p, const void *q)
-{
-    double a = *(const double *)p, b = *(const double *)q;
-    return a < b ? -1 : a > b;
-}
-
+/* the median of k values, v left as it is */
 static double median(const double *v, int k)
 {
     double *c = malloc((size_t)k * sizeof *c), r;
@@ -216,8 +203,7 @@ static double median(const double *v, int k)
     if (!c)
         return NAN;
     memcpy(c, v, (size_t)k * sizeof *c);
-    qsort(c, (size_t)k, sizeof *c, cmp_double);
-    r = k % 2 ? c[k / 2] : (c[k / 2 - 1] + c[k / 2]) / 2;
+    r = bench_stats_of(c, k).median;
     free(c);
     return r;
 }
@@ -465,11 +451,11 @@ int main(int argc, char **argv)
             if (settle > 0)
                 usleep((useconds_t)(settle * 1000));
             call(&sides[i]); /* warm */
-            t0 = now();
+            t0 = bench_now();
             do {
                 call(&sides[i]);
                 calls++;
-                t = now() - t0;
+                t = bench_now() - t0;
             } while (t < 0.02);
             sides[i].gbs[r] = (sides[i].kind == LIB_READ ? (double)P.abytes : P.work) * 1e-9 /
                               (t / calls);

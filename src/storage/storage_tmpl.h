@@ -61,6 +61,8 @@ void STOR(P, band_from_diagonals)(int64_t m, int64_t n, int64_t kl, int64_t ku,
     for (int64_t j = 0; j < n; j++) {
         int64_t lo, hi;
         STOR(P, band_rows)(m, kl, ku, j, &lo, &hi);
+        if (lo >= hi)
+            continue; /* the band leaves the matrix: lo - j may be < -ku */
         T *dst = ab + j * ldab + (ku + lo - j);
         const T *src = dg + j + (ku + lo - j) * lddg;
         for (int64_t i = lo; i < hi; i++)

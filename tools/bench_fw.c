@@ -73,6 +73,14 @@ static int clock_cb(const nla_fw_state *s, void *user)
     return 0;
 }
 
+static void quartiles(double *v, int n, double *p25, double *med, double *p75)
+{
+    struct bench_stats st = bench_stats_of(v, n);
+    *p25 = st.p25;
+    *med = st.median;
+    *p75 = st.p75;
+}
+
 /* seconds per pair of gemv calls, over k pairs */
 static nla_status time_pairs(nla_context *ctx, int64_t m, int64_t n, const double *a,
                              const double *x, double *y, double *g, long k, double *sec)
@@ -182,14 +190,8 @@ static int run_size(nla_context *ctx, const struct bench_config *cfg,
             goto out;
         }
     }
-    {
-        struct bench_stats si = bench_stats_of(vi, cfg->samples);
-        row->it_p25 = si.p25, row->it_s = si.median, row->it_p75 = si.p75;
-    }
-    {
-        struct bench_stats sp = bench_stats_of(vp, cfg->samples);
-        row->pair_p25 = sp.p25, row->pair_s = sp.median, row->pair_p75 = sp.p75;
-    }
+    quartiles(vi, cfg->samples, &row->it_p25, &row->it_s, &row->it_p75);
+    quartiles(vp, cfg->samples, &row->pair_p25, &row->pair_s, &row->pair_p75);
     row->ratio = row->it_s / row->pair_s;
     row->st = NLA_OK;
     rc = 0;

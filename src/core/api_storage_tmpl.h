@@ -8,20 +8,24 @@
 #define IMPL_(p, name) nla_storage_##p##name
 #define IMPL(p, name) IMPL_(p, name)
 
-/* Shared checks of the band routines; dense is a (lda), band is ab (ldab). */
+/* Shared checks of the band routines; band is ab (ldab).  other is the
+   dense a (lda), or with diag the n-by-(kl+ku+1) diagonals dg (lddg). */
 static int IMPL(P, band_checks)(nla_check *ck, int64_t m, int64_t n, int64_t kl,
-                                int64_t ku, const T *dense, int64_t lda,
+                                int64_t ku, const T *other, int64_t ld, int diag,
                                 const T *band, int64_t ldab)
 {
     int work = m > 0 && n > 0;
+    const char *oname = diag ? "dg" : "a";
     if (nla_chk_nonneg(ck, "m", m) || nla_chk_nonneg(ck, "n", n) ||
         nla_chk_nonneg(ck, "kl", kl) || nla_chk_nonneg(ck, "ku", ku) ||
-        nla_chk_ld(ck, "lda", lda, "max(1,m)", m > 1 ? m : 1) ||
+        (diag ? nla_chk_ld(ck, "lddg", ld, "max(1,n)", n > 1 ? n : 1)
+              : nla_chk_ld(ck, "lda", ld, "max(1,m)", m > 1 ? m : 1)) ||
         nla_chk_ldab(ck, ldab, kl, ku))
         return 1;
     /* kl + ku + 1 <= ldab now, so the band's width cannot overflow */
-    return nla_chk_ptr(ck, "a", dense, work) || nla_chk_ptr(ck, "ab", band, work) ||
-           nla_chk_matrix_extent(ck, "a", m, n, lda, sizeof(T)) ||
+    return nla_chk_ptr(ck, oname, other, work) || nla_chk_ptr(ck, "ab", band, work) ||
+           (diag ? nla_chk_matrix_extent(ck, oname, work ? n : 0, kl + ku + 1, ld, sizeof(T))
+                 : nla_chk_matrix_extent(ck, oname, m, n, ld, sizeof(T))) ||
            nla_chk_matrix_extent(ck, "ab", work ? kl + ku + 1 : 0, n, ldab, sizeof(T));
 }
 
@@ -29,7 +33,7 @@ NLA_API nla_status FN(P, band_pack)(int64_t m, int64_t n, int64_t kl, int64_t ku
                                     const T *a, int64_t lda, T *ab, int64_t ldab)
 {
     nla_check ck = NLA_CHECK_INIT(NULL, "nla_" PS "band_pack");
-    if (IMPL(P, band_checks)(&ck, m, n, kl, ku, a, lda, ab, ldab))
+    if (IMPL(P, band_checks)(&ck, m, n, kl, ku, a, lda, 0, ab, ldab))
         return ck.status;
     if (m > 0 && n > 0)
         IMPL(P, band_pack)(m, n, kl, ku, a, lda, ab, ldab);
@@ -40,7 +44,7 @@ NLA_API nla_status FN(P, band_unpack)(int64_t m, int64_t n, int64_t kl, int64_t 
                                       const T *ab, int64_t ldab, T *a, int64_t lda)
 {
     nla_check ck = NLA_CHECK_INIT(NULL, "nla_" PS "band_unpack");
-    if (IMPL(P, band_checks)(&ck, m, n, kl, ku, a, lda, ab, ldab))
+    if (IMPL(P, band_checks)(&ck, m, n, kl, ku, a, lda, 0, ab, ldab))
         return ck.status;
     if (m > 0 && n > 0)
         IMPL(P, band_unpack)(m, n, kl, ku, ab, ldab, a, lda);
@@ -51,18 +55,9 @@ NLA_API nla_status FN(P, band_from_diagonals)(int64_t m, int64_t n, int64_t kl, 
                                               const T *dg, int64_t lddg, T *ab, int64_t ldab)
 {
     nla_check ck = NLA_CHECK_INIT(NULL, "nla_" PS "band_from_diagonals");
-    int work = m > 0 && n > 0;
-    if (nla_chk_nonneg(&ck, "m", m) || nla_chk_nonneg(&ck, "n", n) ||
-        nla_chk_nonneg(&ck, "kl", kl) || nla_chk_nonneg(&ck, "ku", ku) ||
-        nla_chk_ld(&ck, "lddg", lddg, "max(1,n)", n > 1 ? n : 1) ||
-        nla_chk_ldab(&ck, ldab, kl, ku))
+    if (IMPL(P, band_checks)(&ck, m, n, kl, ku, dg, lddg, 1, ab, ldab))
         return ck.status;
-    /* kl + ku + 1 <= ldab now: dg is an n-by-(kl+ku+1) column-major matrix */
-    if (nla_chk_ptr(&ck, "dg", dg, work) || nla_chk_ptr(&ck, "ab", ab, work) ||
-        nla_chk_matrix_extent(&ck, "dg", work ? n : 0, kl + ku + 1, lddg, sizeof(T)) ||
-        nla_chk_matrix_extent(&ck, "ab", work ? kl + ku + 1 : 0, n, ldab, sizeof(T)))
-        return ck.status;
-    if (work)
+    if (m > 0 && n > 0)
         IMPL(P, band_from_diagonals)(m, n, kl, ku, dg, lddg, ab, ldab);
     return NLA_OK;
 }

@@ -3,6 +3,9 @@
 #
 #   ./quickstart.sh          install the build dependencies (Debian, as root),
 #                            build, then run the verified tour: nla bench --quick
+#                            (against Intel MKL and a current OpenBLAS too, when
+#                            PyPI is reachable: pip wheels in a private venv,
+#                            $NLA_BUILD_DIR/refs; NLA_NO_PIP=1 skips them)
 #   ./quickstart.sh check    the same set-up, then the test suite (make check)
 #
 # Environment: NLA_CONFIGURE_FLAGS adds configure options (CI passes
@@ -17,7 +20,8 @@ esac
 
 packages="build-essential autoconf automake libtool pkg-config
           libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev
-          libgsl-dev libblas-test mandoc python3-numpy"
+          libgsl-dev libblas-test mandoc python3-numpy python3-venv
+          libblis4-openmp"
 
 install_deps() {
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -46,7 +50,31 @@ echo "== configuring in $build"
 echo "== building"
 make -j"$jobs"
 
+# The tour's stronger references: Intel MKL and a current OpenBLAS, pip
+# wheels in a venv of the build folder, which nla bench searches through
+# NLA_REF_PATH.  Without PyPI the tour runs against Debian's libraries.
+refs_venv() {
+    local venv=$1
+    if [ -n "${NLA_NO_PIP:-}" ]; then
+        echo "== NLA_NO_PIP is set: no MKL or pip OpenBLAS columns"
+        return 1
+    fi
+    echo "== pip install mkl scipy-openblas32 (into $venv)"
+    if ! { [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"; } >/dev/null 2>&1; then
+        echo "== python3 -m venv failed: no MKL or pip OpenBLAS columns"
+        return 1
+    fi
+    if ! timeout 900 "$venv/bin/pip" install -q --disable-pip-version-check --timeout 30 \
+            mkl scipy-openblas32; then
+        echo "== pip could not install them (no PyPI?): no MKL or pip OpenBLAS columns"
+        return 1
+    fi
+}
+
 if [ "$mode" = bench ]; then
+    if refs_venv "$(pwd)/refs"; then
+        export NLA_REF_PATH="$(pwd)/refs${NLA_REF_PATH:+:$NLA_REF_PATH}"
+    fi
     ./tools/nla info
     echo
     # the chart of this run: the README's doc/bench-example.svg is one

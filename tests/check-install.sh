@@ -55,7 +55,10 @@ LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$tmp/gemm_rowmajor" || fail "the example built against the installed copy fails"
 LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$root$NLA_BINDIR/nla" version || fail "the installed nla command does not run"
-echo "PASS: installed copy works with pkg-config alone"
+# the command links libnla only: nla bench loads its references when it runs
+refs=$(readelf -d "$root$NLA_BINDIR/nla" | grep NEEDED | grep -Ei 'blas|fftw|gsl|lapack|mkl|blis')
+[ -z "$refs" ] || fail "the installed nla links a reference: $refs"
+echo "PASS: installed copy works with pkg-config alone; nla links no CBLAS, FFTW or GSL"
 
 # the build tree itself, through nla-uninstalled.pc
 unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <cblas.h>
 #include "bench.h"
 
 /* Set (to what was removed) in the environment of the re-executed bench. */
@@ -31,7 +30,8 @@ struct bench_opts {
     int fw;                      /* fw named (bench_fw.c) */
     const char *svg;             /* --svg FILE: the chart (bench_svg.c), or NULL */
     int background_load;         /* --background-load (bench_load.c) */
-    const char *ref;             /* --ref LIB[:PREFIX] (bench_ref.c), or NULL */
+    const char *ref;             /* --ref LIB[:PREFIX] (bench_libs.c), or NULL */
+    const char *refs;            /* --refs LIST: the references to keep, or NULL */
 };
 
 /* OpenBLAS's workers spin about 2^28 cycles after a call before they
@@ -42,14 +42,22 @@ static const char synopsis[] =
     "usage: nla bench [OP...] [--n N] [--precision d|s|both] [--backend cpu|cuda|auto]\n"
     "                 [--threads T] [--settle-ms MS] [--passes K] [--quick]\n"
     "                 [--json] [--keep-openblas-env] [--svg FILE]\n"
-    "                 [--background-load] [--ref LIB[:PREFIX]]\n";
+    "                 [--background-load] [--ref LIB[:PREFIX]] [--refs LIST]\n";
 
 void nla_bench_usage(FILE *f)
 {
     fputs(synopsis, f);
     fputs("\n"
-          "Times libnla against its references, in one process: OpenBLAS (gemv,\n"
-          "gbmv, spmv, gemm), FFTW and GSL (fft); cuBLAS and cuFFT (--backend cuda).\n"
+          "Times libnla against its references, in one process.  The references are\n"
+          "found and loaded when the bench runs (the nla command links libnla only):\n"
+          "every CBLAS present for gemv, gbmv, spmv and gemm (OpenBLAS, BLIS, Intel\n"
+          "MKL, the OpenBLAS of scipy-openblas32), FFTW and GSL for fft, cuBLAS and\n"
+          "cuFFT for --backend cuda.  They are looked for by the loader's search and\n"
+          "in the folders NLA_REF_PATH lists (colon-separated, searched a few levels\n"
+          "deep: a Python venv with `pip install mkl scipy-openblas32` will do).\n"
+          "The first CBLAS found (Debian's OpenBLAS, when installed) checks each\n"
+          "row and is the ref column; every other one is timed beside it and shown\n"
+          "as a ratio named by its version (vs mkl-2025.3.0 1.05).\n"
           "\n"
           "OP        gemv gbmv spmv gemm fft fw (default: all).  A d or s prefix (dgemm,\n"
           "          sgemv, ...) picks one precision; a bare name uses --precision.\n"
@@ -84,7 +92,7 @@ void nla_bench_usage(FILE *f)
           "          device-to-device memcpy; c2c fft n=2^10..2^24 in batches of\n"
           "          2^26 points; fw: the device loop's iterations per second\n"
           "          against pairs of cuBLAS dgemv.  An unavailable cuda exits 3.\n"
-          "--threads T[,T...]   threads for libnla and OpenBLAS alike (default 1,\n"
+          "--threads T[,T...]   threads for libnla and the references (default 1,\n"
           "          and 1,2 for gemm, gemv, gbmv, spmv; 0 means libnla's default,\n"
           "          OpenMP's maximum);\n"
           "          a list runs every row once per count\n"
@@ -112,17 +120,20 @@ void nla_bench_usage(FILE *f)
           "          default 1,2 sweep's 2-thread rows) it competes with the\n"
           "          bench's own threads for the CPUs.  The header says it is on,\n"
           "          the footer gives its GB/s; --json: \"background_load\": true\n"
-          "--ref LIB[:PREFIX]   check and time gemv, gbmv, spmv and gemm against\n"
-          "          the CBLAS in LIB (a path, or a name dlopen finds), loaded at\n"
-          "          run time, instead of the linked OpenBLAS; PREFIX goes before\n"
-          "          every name (scipy_ for scipy-openblas32's scipy_cblas_dgemv).\n"
-          "          Its threads follow --threads (openblas_set_num_threads or\n"
-          "          MKL_Set_Num_Threads); MKL runs on its GNU threading layer\n"
-          "          (libgomp, as libnla) unless MKL_THREADING_LAYER is set.  fft\n"
-          "          and fw keep their references.  A library that cannot be\n"
-          "          loaded or lacks a symbol exits 2.  For example:\n"
-          "            --ref $SITE/scipy_openblas32/lib/libscipy_openblas.so:scipy_\n"
-          "            --ref $PREFIX/lib/libmkl_rt.so.3     (pip install mkl)\n"
+          "--ref LIB[:PREFIX]   one more CBLAS for gemv, gbmv, spmv and gemm: LIB\n"
+          "          (a path, or a name dlopen finds), PREFIX before every name\n"
+          "          (scipy_ for scipy_cblas_dgemv).  It is timed beside the\n"
+          "          others (it checks the rows when it is the only one).  Every\n"
+          "          library's threads follow --threads (openblas_set_num_threads,\n"
+          "          MKL_Set_Num_Threads, bli_thread_set_num_threads); MKL runs on\n"
+          "          its GNU threading layer (libgomp, as libnla) unless\n"
+          "          MKL_THREADING_LAYER is set.  A library that cannot be loaded\n"
+          "          or lacks a symbol exits 2.  For example:\n"
+          "            --ref /opt/lib/libmyblas.so\n"
+          "--refs LIST   keep only the references whose names (as the header\n"
+          "          lists them) start with a word of the comma-separated LIST:\n"
+          "          --refs openblas,fftw,gsl leaves out MKL and BLIS; a word that\n"
+          "          matches none exits 2\n"
           "\n"
           "Every call is out = 1.0*op(in) + 0.5*out, column-major, on random data in\n"
           "[-1,1].  Before timing, libnla's result must agree with the reference:\n"
@@ -278,6 +289,8 @@ static int set_option(struct bench_opts *o, const char *opt, const char *val)
         o->svg = val;
     } else if (strcmp(opt, "--ref") == 0) {
         o->ref = val;
+    } else if (strcmp(opt, "--refs") == 0) {
+        o->refs = val;
     } else if (strcmp(opt, "--precision") == 0) {
         if (strcmp(val, "d") == 0)
             o->precs = 1 << BENCH_D;
@@ -311,7 +324,8 @@ static int set_flag(struct bench_opts *o, const char *arg)
 static int is_valued(const char *opt)
 {
     static const char *const names[] = { "--n", "--threads", "--backend", "--precision",
-                                         "--settle-ms", "--passes", "--svg", "--ref" };
+                                         "--settle-ms", "--passes", "--svg", "--ref",
+                                         "--refs" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(opt, names[i]) == 0)
             return 1;
@@ -437,18 +451,20 @@ static int open_context(const struct bench_opts *o, struct bench_config *cfg,
     return -1;
 }
 
+/* Every reference on cfg->threads threads; the checking CBLAS's kernel
+   and version for the header. */
 static void setup_reference(struct bench_config *cfg)
 {
-#ifdef NLA_REF_OPENBLAS
-    openblas_set_num_threads(cfg->threads);
-    cfg->openblas_core = openblas_get_corename();
-    cfg->openblas_config = openblas_get_config();
-#else
-    cfg->openblas_core = "unknown (the CBLAS is not OpenBLAS)";
-    cfg->openblas_config = "CBLAS";
-#endif
-    bench_ref_threads(cfg->threads);   /* --ref's library, if any */
-    bench_ref_describe(cfg);
+    const struct bench_lib *l;
+
+    bench_libs_threads(cfg->threads);
+    if (bench_libs_of(BENCH_LIB_CBLAS, &l, 1)) {
+        cfg->openblas_core = l->core[0] ? l->core : "unknown";
+        cfg->openblas_config = l->version;
+    } else {
+        cfg->openblas_core = "none";
+        cfg->openblas_config = "no CBLAS found";
+    }
 }
 
 /* -------------------------------------------------------------- main */
@@ -547,6 +563,26 @@ static void median_pass(struct bench_result *out, const struct bench_result *p, 
     out->ratio_hi = p[idx[n - 1]].ratio;
 }
 
+/* With --passes on a terminal the rows come only after their last pass:
+   until then one line on stderr, rewritten, says how far the run is
+   (quiet with --json or when stderr is not a terminal). */
+static void progress(const struct bench_config *cfg, int pass, int row, int nrows,
+                     const struct bench_case *c)
+{
+    char shape[64];
+
+    if (cfg->json || cfg->passes <= 1 || !isatty(STDERR_FILENO))
+        return;
+    if (!c) {   /* done: clear the line */
+        fprintf(stderr, "\r%78s\r", "");
+        return;
+    }
+    c->op->shape(c, shape, sizeof shape);
+    fprintf(stderr, "\r  pass %d of %d, row %d of %d: %s%s %-32.32s", pass + 1, cfg->passes,
+            row + 1, nrows, bench_prec_name(c->prec), c->op->name, shape);
+    fflush(stderr);
+}
+
 /* Whether case c runs at the t-th thread count: past the first, a gemm
    sweep runs only gemm and the level-2 rows. */
 static int case_runs(const struct bench_case *c, int t, int gemm_only)
@@ -587,10 +623,12 @@ static int run_all(nla_context *ctx, struct bench_config *cfg, const struct benc
                 struct bench_result *r = &pass[i * cfg->passes + p];
                 if (!case_runs(&cases[i], t, gemm_only))
                     continue;
+                progress(cfg, p, i, ncases, &cases[i]);
                 bench_run_case(ctx, cfg, &cases[i], r);
                 if (!cfg->json && cfg->passes == 1)   /* one pass: as it ends */
                     bench_report_row(stdout, r);
             }
+        progress(cfg, 0, 0, 0, NULL);
         for (int i = 0; i < ncases; i++) {
             if (!case_runs(&cases[i], t, gemm_only))
                 continue;
@@ -630,12 +668,12 @@ int nla_bench_main(int argc, char **argv)
 
     if ((rc = parse_args(&o, argc, argv)) >= 0)
         return rc;
-    if (o.backend == NLA_BACKEND_CUDA && (o.background_load || o.ref))
-        return usage_error("%s: --background-load and --ref are for the cpu backend",
+    if (o.backend == NLA_BACKEND_CUDA && (o.background_load || o.ref || o.refs))
+        return usage_error("%s: --background-load, --ref and --refs are for the cpu backend",
                            "--backend cuda");
     if (o.backend == NLA_BACKEND_CUDA)
         return run_cuda(&o);
-    if (o.ref && (rc = bench_ref_open(o.ref)) != 0)
+    if ((rc = bench_libs_open(o.ref, o.refs)) >= 0)
         return rc;
     memset(&cfg, 0, sizeof cfg);
     if ((rc = open_context(&o, &cfg, &ctx)) >= 0)

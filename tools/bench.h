@@ -10,7 +10,7 @@
  *   bench_svg.c    the chart (--svg)
  *   bench_cuda.c   --backend cuda: against cuBLAS and cuFFT
  *   bench_load.c   --background-load: a thread that streams memory
- *   bench_ref.c    --ref LIB[:PREFIX]: another CBLAS, dlopen'ed
+ *   bench_libs.c   the references (CBLAS, FFTW, GSL), found and dlopen'ed
  */
 #ifndef NLA_TOOLS_BENCH_H
 #define NLA_TOOLS_BENCH_H
@@ -65,6 +65,25 @@ enum { BENCH_DIM_K = 1, BENCH_DIM_BAND = 2, BENCH_DIM_TRANS = 4 };
 
 #define BENCH_MAX_CASES 512
 
+/* bench_libs.c: a reference library, loaded when the bench runs */
+enum bench_lib_kind { BENCH_LIB_CBLAS, BENCH_LIB_FFTW, BENCH_LIB_GSL };
+#define BENCH_MAX_REFS 8
+struct bench_lib {
+    enum bench_lib_kind kind;
+    char id[48];               /* its column's name, with its version:
+                                  "openblas-0.3.21", "mkl-2025.3.0", "fftw-3.3.10" */
+    char path[8200];           /* what was loaded (FFTW: both files) */
+    char prefix[32];           /* CBLAS: before every name ("scipy_"), or "" */
+    char version[256];         /* its own version or configuration string */
+    char core[160];            /* the kernel or code path it chose, or "" */
+    char threading[96];        /* how its threads run */
+    void *h;
+    /* FFTW: [double, float][malloc, free, plan_dft_1d, plan_dft_r2c_1d,
+       execute_dft, execute_dft_r2c, destroy_plan] */
+    void *fftw[2][7];
+    void *gsl[2];              /* GSL: radix-2 forward, double and float */
+};
+
 struct bench_op {
     const char *name;          /* "gemv" */
     const char *unit;          /* "GFLOP/s" or "GB/s" */
@@ -73,13 +92,15 @@ struct bench_op {
     void (*sizes)(const struct bench_case *c, struct bench_sizes *s);
     nla_status (*run_nla)(nla_context *ctx, const struct bench_case *c,
                           const void *a, const void *b, void *y);
-    void (*run_ref)(const struct bench_case *c, const void *a, const void *b,
-                    void *y);
+    /* the reference call, with a library of ref_kind(c) */
+    void (*run_ref)(const struct bench_lib *lib, const struct bench_case *c,
+                    const void *a, const void *b, void *y);
     double (*work)(const struct bench_case *c);    /* flops or bytes per call */
     int64_t (*depth)(const struct bench_case *c);  /* terms summed per output */
     void (*shape)(const struct bench_case *c, char *buf, size_t len);
     /* Append the default cases (n > 0: that size instead); returns how many. */
     int (*cases)(bench_prec p, int quick, int64_t n, struct bench_case *out);
+    enum bench_lib_kind (*ref_kind)(const struct bench_case *c);
 };
 
 /* bench_ops.c */
@@ -106,17 +127,11 @@ struct bench_config {
     nla_backend backend_req;   /* as asked */
     nla_backend backend;       /* what the context resolved to */
     const char *backend_note;  /* why AUTO did not pick CUDA, or NULL */
-    const char *openblas_core;
+    const char *openblas_core;  /* the checking CBLAS's kernel and version */
     const char *openblas_config;
     const char *env_removed;   /* OPENBLAS_* removed by the re-exec, or NULL */
     const char *env_kept;      /* OPENBLAS_* kept (--keep-openblas-env), or NULL */
     int background_load;       /* --background-load: bench_load.c's thread runs */
-    /* --ref (bench_ref.c): the CBLAS of the gemv, gbmv, spmv and gemm rows;
-       ref_lib NULL: the linked one */
-    const char *ref_lib, *ref_prefix;
-    const char *ref_config;    /* its version or configuration string, or NULL */
-    const char *ref_core;      /* the kernel or code path it reports, or NULL */
-    const char *ref_threading; /* how its threads run */
 };
 
 /* bench_stats.c: the medians and quartiles of a row's samples (n of them) */
@@ -130,6 +145,7 @@ struct bench_result {
     char shape[64];
     int threads;
     const char *ran_on;        /* nla_context_last_backend after the check */
+    const struct bench_lib *ref_lib; /* the reference that checked the row */
     struct bench_stats nla, ref;
     double ratio;              /* median of the paired ratios: libnla's sample i
                                   / the reference's sample i, taken after it */
@@ -154,6 +170,15 @@ struct bench_result {
     double stream_frac, ref_stream_frac; /* the medians of each side's sample
                                   / the triad sample taken after it */
     long reps_nla, reps_ref;   /* calls per sample */
+    /* the other references of the row's kind, timed beside it */
+    int nextra;
+    struct bench_extra {
+        const struct bench_lib *lib;
+        int check_ok;          /* its result agreed with ref_lib's (else not timed) */
+        double max_rel_err;
+        struct bench_stats st;
+        double ratio;          /* median of libnla's sample i / its sample i */
+    } extra[BENCH_MAX_REFS - 1];
     char error[256];           /* a call failed: what it said */
 };
 
@@ -210,18 +235,24 @@ int bench_load_start(void);
 int bench_load_stop(void);
 double bench_load_gbs(void);
 
-/* bench_ref.c: --ref LIB[:PREFIX].  bench_ref_open loads it and finds its
-   PREFIX cblas_* functions and thread setter: 0, or an exit status after
-   a message.  bench_ref_run makes the reference call of case c with it
-   when it covers c's op (returns 1), else returns 0. */
-int bench_ref_open(const char *spec);
-void bench_ref_threads(int threads);
-void bench_ref_describe(struct bench_config *cfg);
-int bench_ref_covers(const struct bench_op *op);
-int bench_ref_run(const struct bench_case *c, const void *a, const void *b, void *y);
+/* bench_libs.c.  bench_libs_open finds and loads the references, with
+   --ref LIB[:PREFIX] (or NULL) as one more CBLAS, and keeps those whose
+   names start with a word of --refs LIST (NULL: all): -1, or an exit
+   status after a message.  bench_libs_of: those of one kind, in the order
+   found (the first checks the rows); returns how many. */
+int bench_libs_open(const char *ref, const char *only);
+int bench_libs_count(void);
+const struct bench_lib *bench_libs_get(int i);
+int bench_libs_of(enum bench_lib_kind kind, const struct bench_lib **out, int max);
+void bench_libs_threads(int threads);
+/* the CBLAS call of a gemv, gbmv, spmv or gemm case (their run_ref) */
+void bench_cblas_run(const struct bench_lib *lib, const struct bench_case *c, const void *a,
+                     const void *b, void *y);
 
 /* bench_report.c */
 void bench_report_header(FILE *f, const struct bench_config *cfg);
+/* the references found (bench_libs.c), a line or two each */
+void bench_report_refs(FILE *f);
 void bench_report_row(FILE *f, const struct bench_result *r);
 void bench_report_footer(FILE *f, int nrows, int nfail, double seconds);
 void bench_report_json(FILE *f, const struct bench_config *cfg,

@@ -1,7 +1,7 @@
 /*
  * bench_fft.c - the "fft" operation of `nla bench`: libnla's FFT against
  * FFTW (FFTW_MEASURE plans, made once per row before timing) and against
- * GSL's radix-2 routine.
+ * GSL's radix-2 routine, both loaded at run time (bench_libs.c).
  *
  * A row is one transform, out = FFT(in), forward:
  *   c2c  complex, n = 2^6 ... 2^22, and n = 1000, 1009, 4093, 10^5
@@ -22,14 +22,26 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fftw3.h>
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_fft_complex.h>
-#include <gsl/gsl_fft_complex_float.h>
 #include "bench.h"
 
 enum { FFT_C2C = 0, FFT_R2C = 1 };
 enum { REF_FFTW = 0, REF_GSL = 1 };
+
+/* FFTW's calls as bench_libs.c finds them (struct bench_lib's fftw[][]);
+   a plan is a pointer FFTW owns */
+typedef struct fftw_plan_s *fftw_plan;
+typedef void *fftw_malloc_fn(size_t);
+typedef void fftw_free_fn(void *);
+typedef fftw_plan plan_c2c_fn(int, void *, void *, int, unsigned);
+typedef fftw_plan plan_r2c_fn(int, void *, void *, unsigned);
+typedef void execute_fn(fftw_plan, void *, void *);
+typedef void destroy_fn(fftw_plan);
+enum { FFTW_MALLOC, FFTW_FREE, FFTW_PLAN_C2C, FFTW_PLAN_R2C, FFTW_EXEC_C2C, FFTW_EXEC_R2C,
+       FFTW_DESTROY };
+#define FFTW_FN(p, f, type) ((type *)cur.fftw->fftw[p][f])
+enum { FFTW_FORWARD_SIGN = -1 };
+#define FFTW_MEASURE_FLAG 0U
+typedef int gsl_fft_fn(void *, size_t, size_t);
 
 /* The plans of the row being measured (rows run one after another). */
 static struct {
@@ -38,8 +50,8 @@ static struct {
     int64_t n, kind, ref;
     nla_context *ctx;
     nla_fft_plan *np;
-    fftw_plan fd;
-    fftwf_plan ff;
+    const struct bench_lib *fftw;  /* its library, with a plan */
+    fftw_plan plan;                /* of the row's precision */
 } cur;
 
 static void drop_plans(void)
@@ -47,10 +59,8 @@ static void drop_plans(void)
     if (!cur.valid)
         return;
     nla_fft_plan_destroy(cur.np);
-    if (cur.fd)
-        fftw_destroy_plan(cur.fd);
-    if (cur.ff)
-        fftwf_destroy_plan(cur.ff);
+    if (cur.plan)
+        FFTW_FN(cur.prec, FFTW_DESTROY, destroy_fn)(cur.plan);
     memset(&cur, 0, sizeof cur);
 }
 
@@ -66,18 +76,20 @@ static int same_row(const struct bench_case *c)
 static void make_fftw(const struct bench_case *c)
 {
     size_t n = (size_t)c->n, el = c->prec == BENCH_D ? sizeof(double) : sizeof(float);
-    void *a = fftw_malloc(2 * n * el + 64), *b = fftw_malloc(2 * (n + 1) * el + 64);
-    int nn = (int)c->n;
-    if (c->prec == BENCH_D)
-        cur.fd = c->m == FFT_C2C
-                 ? fftw_plan_dft_1d(nn, a, b, FFTW_FORWARD, FFTW_MEASURE)
-                 : fftw_plan_dft_r2c_1d(nn, a, b, FFTW_MEASURE);
-    else
-        cur.ff = c->m == FFT_C2C
-                 ? fftwf_plan_dft_1d(nn, a, b, FFTW_FORWARD, FFTW_MEASURE)
-                 : fftwf_plan_dft_r2c_1d(nn, a, b, FFTW_MEASURE);
-    fftw_free(a);
-    fftw_free(b);
+    int p = c->prec, nn = (int)c->n;
+    void *a, *b;
+
+    if (bench_libs_of(BENCH_LIB_FFTW, &cur.fftw, 1) == 0)
+        return;   /* the harness says so before it calls */
+    a = FFTW_FN(p, FFTW_MALLOC, fftw_malloc_fn)(2 * n * el + 64);
+    b = FFTW_FN(p, FFTW_MALLOC, fftw_malloc_fn)(2 * (n + 1) * el + 64);
+    if (a && b)
+        cur.plan = c->m == FFT_C2C
+                   ? FFTW_FN(p, FFTW_PLAN_C2C, plan_c2c_fn)(nn, a, b, FFTW_FORWARD_SIGN,
+                                                            FFTW_MEASURE_FLAG)
+                   : FFTW_FN(p, FFTW_PLAN_R2C, plan_r2c_fn)(nn, a, b, FFTW_MEASURE_FLAG);
+    FFTW_FN(p, FFTW_FREE, fftw_free_fn)(a);
+    FFTW_FN(p, FFTW_FREE, fftw_free_fn)(b);
 }
 
 static nla_status use_row(nla_context *ctx, const struct bench_case *c)
@@ -131,28 +143,25 @@ static nla_status fft_nla(nla_context *ctx, const struct bench_case *c,
     return nla_fft_execute(cur.np, a, y);
 }
 
-static void fft_ref(const struct bench_case *c, const void *a, const void *b, void *y)
+static void fft_ref(const struct bench_lib *lib, const struct bench_case *c, const void *a,
+                    const void *b, void *y)
 {
     (void)b;
     if (!same_row(c))   /* the harness calls libnla first; never happens */
         return;
     if (c->k == REF_GSL) {
         memcpy(y, a, out_reals(c) * bench_elsize(c->prec));
-        if (c->prec == BENCH_D)
-            gsl_fft_complex_radix2_forward(y, 1, (size_t)c->n);
-        else
-            gsl_fft_complex_float_radix2_forward(y, 1, (size_t)c->n);
-    } else if (c->prec == BENCH_D) {
-        if (c->m == FFT_C2C)
-            fftw_execute_dft(cur.fd, (fftw_complex *)(void *)a, y);
-        else
-            fftw_execute_dft_r2c(cur.fd, (double *)(void *)a, y);
-    } else {
-        if (c->m == FFT_C2C)
-            fftwf_execute_dft(cur.ff, (fftwf_complex *)(void *)a, y);
-        else
-            fftwf_execute_dft_r2c(cur.ff, (float *)(void *)a, y);
+        ((gsl_fft_fn *)lib->gsl[c->prec])(y, 1, (size_t)c->n);
+    } else if (cur.plan) {
+        /* new-array execute: the harness's arrays are 64-byte aligned */
+        FFTW_FN(c->prec, c->m == FFT_C2C ? FFTW_EXEC_C2C : FFTW_EXEC_R2C,
+                execute_fn)(cur.plan, (void *)a, y);
     }
+}
+
+static enum bench_lib_kind fft_kind(const struct bench_case *c)
+{
+    return c->k == REF_GSL ? BENCH_LIB_GSL : BENCH_LIB_FFTW;
 }
 
 /* benchFFT's mflops, scaled so that the harness's work/s * 1e-9 gives
@@ -224,7 +233,6 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
     static const int64_t blue[] = { 1000, 1009, 4093, 100000 };
     int k = 0;
 
-    gsl_set_error_handler_off();   /* never abort: the sizes are powers of two */
     if (n > 0) {
         int pow2 = (n & (n - 1)) == 0;
         out[k++] = fft_case(p, n, FFT_C2C, REF_FFTW);
@@ -268,4 +276,5 @@ const struct bench_op bench_op_fft = {
     .depth = fft_depth,
     .shape = fft_shape,
     .cases = fft_cases,
+    .ref_kind = fft_kind,
 };

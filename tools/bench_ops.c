@@ -1,6 +1,6 @@
 /*
  * bench_ops.c - the operations `nla bench` knows: one table entry each,
- * with its libnla call, its CBLAS reference call, its sizes, the work one
+ * with its libnla call, its reference (any CBLAS, bench_libs.c), its sizes, the work one
  * call does and its default cases.  Everything else is in the harness.
  *
  * Work per call (what the throughput figures count):
@@ -11,7 +11,6 @@
  *   spmv  n*(n+1)/2*elsize bytes of AP                    -> GB/s
  */
 #include <string.h>
-#include <cblas.h>
 #include "bench.h"
 
 #define D(p) ((const double *)(p))
@@ -31,9 +30,11 @@ const char *bench_prec_name(bench_prec p)
     return p == BENCH_D ? "d" : "s";
 }
 
-static enum CBLAS_TRANSPOSE cblas_trans(nla_trans t)
+/* gemv, gbmv, spmv and gemm: every CBLAS found (bench_libs.c) */
+static enum bench_lib_kind cblas_kind(const struct bench_case *c)
 {
-    return t == NLA_TRANS ? CblasTrans : CblasNoTrans;
+    (void)c;
+    return BENCH_LIB_CBLAS;
 }
 
 static struct bench_case make_case(const struct bench_op *op, bench_prec p,
@@ -78,16 +79,6 @@ static nla_status gemv_nla(nla_context *ctx, const struct bench_case *c,
                      SBETA, y, 1);
 }
 
-static void gemv_ref(const struct bench_case *c, const void *a, const void *x,
-                     void *y)
-{
-    if (c->prec == BENCH_D)
-        cblas_dgemv(CblasColMajor, cblas_trans(c->trans), (int)c->m, (int)c->n,
-                    DALPHA, D(a), (int)c->m, D(x), 1, DBETA, y, 1);
-    else
-        cblas_sgemv(CblasColMajor, cblas_trans(c->trans), (int)c->m, (int)c->n,
-                    SALPHA, S(a), (int)c->m, S(x), 1, SBETA, y, 1);
-}
 
 static double gemv_work(const struct bench_case *c)
 {
@@ -120,7 +111,8 @@ static int gemv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
 
 static const struct bench_op op_gemv = {
     "gemv", "GB/s", "m*n*elsize bytes of A", BENCH_DIM_TRANS,
-    gemv_sizes, gemv_nla, gemv_ref, gemv_work, gemv_depth, gemv_shape, gemv_cases
+    gemv_sizes, gemv_nla, bench_cblas_run, gemv_work, gemv_depth, gemv_shape,
+    gemv_cases, cblas_kind
 };
 
 /* ------------------------------------------------------------------ gbmv */
@@ -148,18 +140,6 @@ static nla_status gbmv_nla(nla_context *ctx, const struct bench_case *c,
                      gbmv_ldab(c), S(x), 1, SBETA, y, 1);
 }
 
-static void gbmv_ref(const struct bench_case *c, const void *a, const void *x,
-                     void *y)
-{
-    if (c->prec == BENCH_D)
-        cblas_dgbmv(CblasColMajor, cblas_trans(c->trans), (int)c->m, (int)c->n,
-                    (int)c->kl, (int)c->ku, DALPHA, D(a), (int)gbmv_ldab(c),
-                    D(x), 1, DBETA, y, 1);
-    else
-        cblas_sgbmv(CblasColMajor, cblas_trans(c->trans), (int)c->m, (int)c->n,
-                    (int)c->kl, (int)c->ku, SALPHA, S(a), (int)gbmv_ldab(c),
-                    S(x), 1, SBETA, y, 1);
-}
 
 /* The stored elements that lie inside the m-by-n matrix. */
 static double gbmv_work(const struct bench_case *c)
@@ -204,7 +184,8 @@ static const struct bench_op op_gbmv = {
     "gbmv", "GB/s",
     "elsize * (band elements inside A: sum_j min(m-1,j+kl)-max(0,j-ku)+1)",
     BENCH_DIM_BAND | BENCH_DIM_TRANS,
-    gbmv_sizes, gbmv_nla, gbmv_ref, gbmv_work, gbmv_depth, gbmv_shape, gbmv_cases
+    gbmv_sizes, gbmv_nla, bench_cblas_run, gbmv_work, gbmv_depth, gbmv_shape,
+    gbmv_cases, cblas_kind
 };
 
 /* ------------------------------------------------------------------ spmv */
@@ -225,16 +206,6 @@ static nla_status spmv_nla(nla_context *ctx, const struct bench_case *c,
     return nla_sspmv(ctx, c->uplo, c->n, SALPHA, S(a), S(x), 1, SBETA, y, 1);
 }
 
-static void spmv_ref(const struct bench_case *c, const void *a, const void *x,
-                     void *y)
-{
-    if (c->prec == BENCH_D)
-        cblas_dspmv(CblasColMajor, c->uplo == NLA_LOWER ? CblasLower : CblasUpper,
-                    (int)c->n, DALPHA, D(a), D(x), 1, DBETA, y, 1);
-    else
-        cblas_sspmv(CblasColMajor, c->uplo == NLA_LOWER ? CblasLower : CblasUpper,
-                    (int)c->n, SALPHA, S(a), S(x), 1, SBETA, y, 1);
-}
 
 static double spmv_work(const struct bench_case *c)
 {
@@ -267,7 +238,8 @@ static int spmv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
 
 static const struct bench_op op_spmv = {
     "spmv", "GB/s", "n*(n+1)/2*elsize bytes of AP", 0,
-    spmv_sizes, spmv_nla, spmv_ref, spmv_work, spmv_depth, spmv_shape, spmv_cases
+    spmv_sizes, spmv_nla, bench_cblas_run, spmv_work, spmv_depth, spmv_shape,
+    spmv_cases, cblas_kind
 };
 
 /* ------------------------------------------------------------------ gemm */
@@ -292,18 +264,6 @@ static nla_status gemm_nla(nla_context *ctx, const struct bench_case *c,
                      c->k, SALPHA, S(a), c->m, S(b), c->k, SBETA, y, c->m);
 }
 
-static void gemm_ref(const struct bench_case *c, const void *a, const void *b,
-                     void *y)
-{
-    if (c->prec == BENCH_D)
-        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)c->m,
-                    (int)c->n, (int)c->k, DALPHA, D(a), (int)c->m, D(b),
-                    (int)c->k, DBETA, y, (int)c->m);
-    else
-        cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, (int)c->m,
-                    (int)c->n, (int)c->k, SALPHA, S(a), (int)c->m, S(b),
-                    (int)c->k, SBETA, y, (int)c->m);
-}
 
 static double gemm_work(const struct bench_case *c)
 {
@@ -342,7 +302,8 @@ static int gemm_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
 
 static const struct bench_op op_gemm = {
     "gemm", "GFLOP/s", "2*m*n*k flops", BENCH_DIM_K,
-    gemm_sizes, gemm_nla, gemm_ref, gemm_work, gemm_depth, gemm_shape, gemm_cases
+    gemm_sizes, gemm_nla, bench_cblas_run, gemm_work, gemm_depth, gemm_shape,
+    gemm_cases, cblas_kind
 };
 
 /* ------------------------------------------------------------------ table */

@@ -9,6 +9,31 @@
 
 /* ------------------------------------------------------------------ table */
 
+static const char *const kind_rows[] = {
+    [BENCH_LIB_CBLAS] = "gemv gbmv spmv gemm", [BENCH_LIB_FFTW] = "fft vs fftw",
+    [BENCH_LIB_GSL] = "fft vs gsl"
+};
+
+void bench_report_refs(FILE *f)
+{
+    enum bench_lib_kind last = BENCH_LIB_GSL;
+
+    fputs("references (loaded at run time; NLA_REF_PATH: more folders to search):\n", f);
+    for (int i = 0; i < bench_libs_count(); i++) {
+        const struct bench_lib *l = bench_libs_get(i);
+        int first = i == 0 || l->kind != last;
+        fprintf(f, "  %-22s %s: %s%s%s; %s\n", l->id,
+                first ? "checks and times" : "timed beside it", kind_rows[l->kind],
+                l->core[0] ? ", core " : "", l->core, l->threading);
+        fprintf(f, "  %-22s   %s (%s%s%s)\n", "", l->version, l->path,
+                l->prefix[0] ? ", names prefixed " : "", l->prefix);
+        last = l->kind;
+    }
+    if (bench_libs_count() == 0)
+        fputs("  none found: every row fails (Debian: apt-get install libopenblas0 "
+              "libfftw3-3 libgsl27)\n", f);
+}
+
 void bench_report_header(FILE *f, const struct bench_config *cfg)
 {
     fprintf(f, "libnla %s, CPU ISA %s (%s), tuning %s\n", nla_version(), nla_cpu_isa(),
@@ -21,19 +46,7 @@ void bench_report_header(FILE *f, const struct bench_config *cfg)
                 cfg->threads_list);
     else
         fprintf(f, ", threads %d (libnla and reference)\n", cfg->threads);
-    if (cfg->ref_lib) {
-        fprintf(f, "reference for gemv, gbmv, spmv and gemm (--ref): %s%s%s\n",
-                cfg->ref_lib, cfg->ref_prefix[0] ? ", names prefixed " : "",
-                cfg->ref_prefix);
-        fprintf(f, "  %s, core %s, threading %s\n",
-                cfg->ref_config ? cfg->ref_config : "no version string",
-                cfg->ref_core ? cfg->ref_core : "unknown", cfg->ref_threading);
-        fprintf(f, "linked CBLAS (not used by those rows): %s, core %s\n",
-                cfg->openblas_config, cfg->openblas_core);
-    } else {
-        fprintf(f, "reference: %s, core %s\n", cfg->openblas_config,
-                cfg->openblas_core);
-    }
+    bench_report_refs(f);
     if (cfg->background_load)
         fprintf(f, "background load: on (--background-load): a second thread reads "
                 "and writes %zu MiB, sweep after sweep, for the whole run\n",
@@ -90,6 +103,14 @@ void bench_report_row(FILE *f, const struct bench_result *r)
                 100 * r->ref.median * r->moved_per_work / r->read_gbs);
     if (r->timed && r->passes > 1)
         fprintf(f, "  passes %.2f..%.2f", r->ratio_lo, r->ratio_hi);
+    for (int k = 0; r->timed && k < r->nextra; k++) {
+        const struct bench_extra *x = &r->extra[k];
+        if (x->check_ok)
+            fprintf(f, "%s %s %.2f", k ? "," : "  vs", x->lib->id, x->ratio);
+        else
+            fprintf(f, "%s %s disagrees (%.3g > tol %.3g)", k ? "," : "  vs", x->lib->id,
+                    x->max_rel_err, r->tol);
+    }
     fputc('\n', f);
     if (!r->error[0] && !r->check_ok)
         fprintf(f, "      check: max |nla-ref|/bound = %.3g > tol %.3g\n",
@@ -215,23 +236,25 @@ static void json_config(FILE *f, const struct bench_config *cfg)
     fprintf(f, ",\n             \"background_load\": %s, \"background_load_gbs\": ",
             cfg->background_load ? "true" : "false");
     json_num(f, cfg->background_load ? bench_load_gbs() : NAN);
-    fputs(", \"reference\": ", f);
-    if (cfg->ref_lib) {
-        fputs("{\"library\": ", f);
-        json_str(f, cfg->ref_lib);
+    fputs(",\n             \"references\": [", f);
+    for (int i = 0; i < bench_libs_count(); i++) {
+        const struct bench_lib *l = bench_libs_get(i);
+        static const char *const kind[] = { "cblas", "fftw", "gsl" };
+        fputs(i ? ",\n                            {\"id\": " : "{\"id\": ", f);
+        json_str(f, l->id);
+        fprintf(f, ", \"kind\": \"%s\", \"library\": ", kind[l->kind]);
+        json_str(f, l->path);
         fputs(", \"prefix\": ", f);
-        json_str(f, cfg->ref_prefix);
-        fputs(", \"config\": ", f);
-        json_str(f, cfg->ref_config);
+        json_str(f, l->prefix);
+        fputs(", \"version\": ", f);
+        json_str(f, l->version);
         fputs(", \"core\": ", f);
-        json_str(f, cfg->ref_core);
+        json_str(f, l->core[0] ? l->core : NULL);
         fputs(", \"threading\": ", f);
-        json_str(f, cfg->ref_threading);
-        fputs(", \"ops\": [\"gemv\", \"gbmv\", \"spmv\", \"gemm\"]}", f);
-    } else {
-        fputs("null", f);
+        json_str(f, l->threading);
+        fputc('}', f);
     }
-    fputs("},\n", f);
+    fputs("]},\n", f);
 }
 
 /* A level-2 row's bandwidth reference (GB/s, measured in the run) and
@@ -263,6 +286,8 @@ static void json_row(FILE *f, const struct bench_result *r)
     fprintf(f, ", \"includes_transfers\": %s, \"unit\": ",
             strcmp(r->ran_on, "cuda") == 0 ? "true" : "false");
     json_str(f, r->c.op->unit);
+    fputs(", \"ref_id\": ", f);
+    json_str(f, r->ref_lib ? r->ref_lib->id : NULL);
     fputs(",\n     ", f);
     json_stats(f, "nla", r, &r->nla);
     fputs(", ", f);
@@ -315,7 +340,27 @@ static void json_row(FILE *f, const struct bench_result *r)
     json_num(f, r->tol);
     fputs(", \"error\": ", f);
     json_str(f, r->error[0] ? r->error : NULL);
-    fputc('}', f);
+    /* the other references, timed beside the checking one */
+    fputs(",\n     \"other_refs\": [", f);
+    for (int k = 0; k < r->nextra; k++) {
+        const struct bench_extra *x = &r->extra[k];
+        fputs(k ? ", {\"id\": " : "{\"id\": ", f);
+        json_str(f, x->lib->id);
+        fprintf(f, ", \"check\": \"%s\", \"max_rel_err\": ", x->check_ok ? "ok" : "FAIL");
+        json_num(f, x->max_rel_err);
+        fputs(", ", f);
+        if (x->check_ok)
+            json_stats(f, "throughput", r, &x->st);
+        else
+            fputs("\"throughput\": null", f);
+        fputs(", \"ratio\": ", f);
+        if (r->timed && x->check_ok)
+            json_num(f, x->ratio);
+        else
+            fputs("null", f);
+        fputc('}', f);
+    }
+    fputs("]}", f);
 }
 
 void bench_report_json(FILE *f, const struct bench_config *cfg,

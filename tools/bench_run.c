@@ -2,11 +2,12 @@
  * bench_run.c - the one timing harness of `nla bench`.
  *
  * For each case: fill the inputs with random numbers in [-1, 1]; call
- * libnla and the reference once from the same starting output and compare
+ * libnla and the references once from the same starting output and compare
  * (see check()); warm up; calibrate the calls per sample so that a sample
  * lasts at least cfg->min_sample_s; then take cfg->samples samples of each
- * side, interleaved A B A B, and keep the median and quartiles of the
- * throughput.
+ * side, interleaved (libnla, the checking reference, each other reference
+ * of the kind, then again), and keep the median and quartiles of the
+ * throughput.  The references are those bench_libs.c found.
  */
 #include <float.h>
 #include <math.h>
@@ -15,29 +16,23 @@
 #include <time.h>
 #include "bench.h"
 
-/* The buffers of one case.  y0 is the starting output; each side then
-   works on its own copy. */
+/* The buffers of one case.  y0 is the starting output; libnla and the
+   checking reference then work on copies of their own, the other
+   references on one they share. */
 struct bench_data {
     struct bench_sizes n;
     size_t elsize;
-    void *a, *b, *y0, *y_nla, *y_ref;
+    void *a, *b, *y0, *y_nla, *y_ref, *y_x;
 };
 
 /* One side of the comparison. */
 struct side {
-    nla_context *ctx;              /* NULL: the reference */
+    nla_context *ctx;              /* NULL: the reference lib */
+    const struct bench_lib *lib;
     const struct bench_case *c;
     const void *a, *b;
     void *y;
 };
-
-/* The reference call: --ref's library for the ops it covers (bench_ref.c),
-   else the op's own. */
-static void run_ref(const struct bench_case *c, const void *a, const void *b, void *y)
-{
-    if (!bench_ref_run(c, a, b, y))
-        c->op->run_ref(c, a, b, y);
-}
 
 /* ------------------------------------------------------------------ data */
 
@@ -98,6 +93,7 @@ static void data_free(struct bench_data *d)
     free(d->y0);
     free(d->y_nla);
     free(d->y_ref);
+    free(d->y_x);
 }
 
 static int data_init(struct bench_data *d, const struct bench_case *c)
@@ -110,7 +106,8 @@ static int data_init(struct bench_data *d, const struct bench_case *c)
     d->y0 = alloc_elems(d->n.y, d->elsize);
     d->y_nla = alloc_elems(d->n.y, d->elsize);
     d->y_ref = alloc_elems(d->n.y, d->elsize);
-    if (!d->a || !d->b || !d->y0 || !d->y_nla || !d->y_ref) {
+    d->y_x = alloc_elems(d->n.y, d->elsize);
+    if (!d->a || !d->b || !d->y0 || !d->y_nla || !d->y_ref || !d->y_x) {
         data_free(d);
         return -1;
     }
@@ -124,44 +121,66 @@ static int data_init(struct bench_data *d, const struct bench_case *c)
 
 /* ----------------------------------------------------------------- check */
 
-/* Both results are compared componentwise against the error bound of a
-   summation of depth terms: |y_nla - y_ref|_i <= tol * bound_i, with
-   bound = |alpha| |op(A)| |x| + |beta| |y0| (computed by the reference on
-   absolute values) and tol = 2 (depth + 2) eps, twice gamma_(depth+2) since
-   both sides round.  max_rel_err is the largest |y_nla - y_ref|_i / bound_i. */
+/* The largest |y_i - y_ref_i| / bound_i (NaN counts as infinite). */
+static double worst_err(const struct bench_case *c, const struct bench_data *d,
+                        const void *y, const void *bound)
+{
+    double worst = 0;
+    for (size_t i = 0; i < d->n.y; i++) {
+        double diff = fabs(elem(y, i, c->prec) - elem(d->y_ref, i, c->prec));
+        double b = elem(bound, i, c->prec);
+        double e = b > 0 ? diff / b : diff == 0 ? 0 : INFINITY;
+        if (!(e <= worst))   /* also catches NaN */
+            worst = isnan(e) ? INFINITY : e;
+    }
+    return worst;
+}
+
+/* libnla's result (y_nla) and each other reference's, computed into y_x
+   from y0, are compared componentwise with the checking reference's
+   (y_ref) against the error bound of a summation of depth terms:
+   |y - y_ref|_i <= tol * bound_i, with bound = |alpha| |op(A)| |x| +
+   |beta| |y0| (computed by the checking reference on absolute values) and
+   tol = 2 (depth + 2) eps, twice gamma_(depth+2) since both sides round.
+   max_rel_err is the largest |y - y_ref|_i / bound_i.  fft rows:
+   bench_fft_check. */
 static int check(const struct bench_case *c, const struct bench_data *d,
                  struct bench_result *r)
 {
     double eps = c->prec == BENCH_D ? DBL_EPSILON : FLT_EPSILON;
-    void *aa = abs_copy(d->a, d->n.a, c->prec);
-    void *ab = abs_copy(d->b, d->n.b, c->prec);
-    void *bound = abs_copy(d->y0, d->n.y, c->prec);
-    double worst = 0;
+    int fft = c->op == &bench_op_fft;
+    void *aa = fft ? NULL : abs_copy(d->a, d->n.a, c->prec);
+    void *ab = fft ? NULL : abs_copy(d->b, d->n.b, c->prec);
+    void *bound = fft ? NULL : abs_copy(d->y0, d->n.y, c->prec);
 
-    if (c->op == &bench_op_fft) {
-        free(aa);
-        free(ab);
-        free(bound);
-        return bench_fft_check(c, d->y_nla, d->y_ref, r);
-    }
-    if (!aa || !ab || !bound) {
+    if (!fft && (!aa || !ab || !bound)) {
         snprintf(r->error, sizeof r->error, "out of memory for the check");
         free(aa);
         free(ab);
         free(bound);
         return -1;
     }
-    run_ref(c, aa, ab, bound);
-    for (size_t i = 0; i < d->n.y; i++) {
-        double diff = fabs(elem(d->y_nla, i, c->prec) - elem(d->y_ref, i, c->prec));
-        double b = elem(bound, i, c->prec);
-        double e = b > 0 ? diff / b : diff == 0 ? 0 : INFINITY;
-        if (!(e <= worst))   /* also catches NaN */
-            worst = isnan(e) ? INFINITY : e;
+    if (fft) {
+        bench_fft_check(c, d->y_nla, d->y_ref, r);
+    } else {
+        c->op->run_ref(r->ref_lib, c, aa, ab, bound);
+        r->max_rel_err = worst_err(c, d, d->y_nla, bound);
+        r->tol = 2.0 * (double)(c->op->depth(c) + 2) * eps;
+        r->check_ok = r->max_rel_err <= r->tol;
     }
-    r->max_rel_err = worst;
-    r->tol = 2.0 * (double)(c->op->depth(c) + 2) * eps;
-    r->check_ok = worst <= r->tol;
+    for (int k = 0; k < r->nextra; k++) {
+        struct bench_extra *x = &r->extra[k];
+        struct bench_result xr = *r;
+        memcpy(d->y_x, d->y0, d->n.y * d->elsize);
+        c->op->run_ref(x->lib, c, d->a, d->b, d->y_x);
+        if (fft) {
+            bench_fft_check(c, d->y_x, d->y_ref, &xr);
+            x->max_rel_err = xr.max_rel_err;
+        } else {
+            x->max_rel_err = worst_err(c, d, d->y_x, bound);
+        }
+        x->check_ok = x->max_rel_err <= r->tol;
+    }
     free(aa);
     free(ab);
     free(bound);
@@ -192,7 +211,7 @@ static nla_status time_batch(const struct side *s, long reps, double *sec)
         if (s->ctx)
             st = s->c->op->run_nla(s->ctx, s->c, s->a, s->b, s->y);
         else
-            run_ref(s->c, s->a, s->b, s->y);
+            s->c->op->run_ref(s->lib, s->c, s->a, s->b, s->y);
     }
     if (s->ctx && st == NLA_OK)
         st = nla_context_synchronize(s->ctx);
@@ -228,36 +247,38 @@ static void record_error(nla_context *ctx, struct bench_result *r, nla_status st
     snprintf(r->error, sizeof r->error, "%s", msg && *msg ? msg : nla_strerror(st));
 }
 
-/* Interleaved samples: throughput in the op's unit (work/s scaled by 1e9). */
-static nla_status measure(const struct bench_config *cfg, struct side sides[2],
+/* Interleaved samples of ns sides (libnla, the checking reference, then
+   the others that passed the check): throughput in the op's unit
+   (work/s scaled by 1e9). */
+static nla_status measure(const struct bench_config *cfg, const struct side *sides, int ns,
                           struct bench_result *r)
 {
+    int S = cfg->samples;
     double work = r->c.op->work(&r->c) * 1e-9;
-    double *v = calloc(6 * (size_t)cfg->samples, sizeof *v);
-    double *pair = v + 2 * cfg->samples, *tri = v + 3 * cfg->samples;
-    double *frac = v + 4 * cfg->samples, *ref_frac = v + 5 * cfg->samples;
+    double *v = calloc((size_t)(ns + 4) * (size_t)S, sizeof *v);
+    double *pair = v + (size_t)ns * S, *tri = pair + S, *frac = tri + S, *ref_frac = frac + S;
     int paired_triad = r->stream_gbs > 0;
-    long reps[2];
+    long reps[BENCH_MAX_REFS + 1];
     nla_status st;
 
     if (!v)
         return NLA_ENOMEM;
-    for (int k = 0; k < 2; k++)
+    for (int k = 0; k < ns; k++)
         if ((st = calibrate(cfg, &sides[k], &reps[k])) != NLA_OK)
             goto out;
-    for (int i = 0; i < cfg->samples; i++)
-        for (int k = 0; k < 2; k++) {
+    for (int i = 0; i < S; i++)
+        for (int k = 0; k < ns; k++) {
             double t;
             settle(cfg);
             if ((st = time_batch(&sides[k], reps[k], &t)) != NLA_OK)
                 goto out;
-            v[k * cfg->samples + i] = work * (double)reps[k] / t;
-            /* level-2 rows: a triad sample right after each pair, with the
+            v[k * S + i] = work * (double)reps[k] / t;
+            /* level-2 rows: a triad sample right after each round, with the
                cores awake, so that the row's fraction of the STREAM triad
                is taken against the memory of the same moment (the best
                triad of the run, taken once at its start, can be 1.5x what
                the same host gives minutes later) */
-            if (k == 1 && paired_triad) {
+            if (k == ns - 1 && paired_triad) {
                 double w;
                 if ((tri[i] = bench_triad_sample(cfg->threads, cfg->quick,
                                                  cfg->min_sample_s)) <= 0)
@@ -274,20 +295,30 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
        shift in the memory bandwidth the host gives this VM during a row
        (it moves by up to 1.7x here, for minutes at a time) does not tilt
        the ratio the way it can tilt a ratio of two medians */
-    for (int i = 0; i < cfg->samples; i++)
-        pair[i] = v[i] / v[cfg->samples + i];
-    r->ratio = bench_stats_of(pair, cfg->samples).median;
-    if (paired_triad) {
-        for (int i = 0; i < cfg->samples; i++) {
-            frac[i] = v[i] / tri[i];
-            ref_frac[i] = v[cfg->samples + i] / tri[i];
+    for (int k = 1; k < ns; k++) {
+        for (int i = 0; i < S; i++)
+            pair[i] = v[i] / v[k * S + i];
+        if (k == 1) {
+            r->ratio = bench_stats_of(pair, S).median;
+            continue;
         }
-        r->stream_frac = bench_stats_of(frac, cfg->samples).median;
-        r->ref_stream_frac = bench_stats_of(ref_frac, cfg->samples).median;
-        r->triad_paired = bench_stats_of(tri, cfg->samples).median;
+        for (int x = 0; x < r->nextra; x++)
+            if (r->extra[x].lib == sides[k].lib) {
+                r->extra[x].ratio = bench_stats_of(pair, S).median;
+                r->extra[x].st = bench_stats_of(v + k * S, S);
+            }
     }
-    r->nla = bench_stats_of(v, cfg->samples);
-    r->ref = bench_stats_of(v + cfg->samples, cfg->samples);
+    if (paired_triad) {
+        for (int i = 0; i < S; i++) {
+            frac[i] = v[i] / tri[i];
+            ref_frac[i] = v[S + i] / tri[i];
+        }
+        r->stream_frac = bench_stats_of(frac, S).median;
+        r->ref_stream_frac = bench_stats_of(ref_frac, S).median;
+        r->triad_paired = bench_stats_of(tri, S).median;
+    }
+    r->nla = bench_stats_of(v, S);
+    r->ref = bench_stats_of(v + S, S);
     r->ratio_medians = r->nla.median / r->ref.median;
     r->reps_nla = reps[0];
     r->reps_ref = reps[1];
@@ -295,6 +326,31 @@ static nla_status measure(const struct bench_config *cfg, struct side sides[2],
 out:
     free(v);
     return st;
+}
+
+/* The references of case c's kind: the first checks it, the others are
+   timed beside it.  0 when there is none, with the row's error set. */
+static int find_refs(const struct bench_case *c, struct bench_result *r)
+{
+    static const char *const what[] = {
+        [BENCH_LIB_CBLAS] = "no CBLAS found (Debian: apt-get install libopenblas0)",
+        [BENCH_LIB_FFTW] = "no FFTW found (Debian: apt-get install libfftw3-double3 libfftw3-single3)",
+        [BENCH_LIB_GSL] = "no GSL found (Debian: apt-get install libgsl27)",
+    };
+    const struct bench_lib *libs[BENCH_MAX_REFS];
+    enum bench_lib_kind kind = c->op->ref_kind(c);
+    int n = bench_libs_of(kind, libs, BENCH_MAX_REFS);
+
+    if (n == 0) {
+        snprintf(r->error, sizeof r->error, "%s; NLA_REF_PATH names folders to search too",
+                 what[kind]);
+        return 0;
+    }
+    r->ref_lib = libs[0];
+    r->nextra = n - 1;
+    for (int k = 1; k < n; k++)
+        r->extra[k - 1].lib = libs[k];
+    return n;
 }
 
 int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
@@ -320,6 +376,8 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
     }
     c->op->shape(c, r->shape, sizeof r->shape);
     r->ran_on = nla_backend_name(nla_context_backend(ctx));
+    if (!find_refs(c, r))
+        return -1;
     if (data_init(&d, c) != 0) {
         snprintf(r->error, sizeof r->error, "out of memory for the data");
         return -1;
@@ -333,12 +391,16 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
         data_free(&d);
         return -1;
     }
-    run_ref(c, d.a, d.b, d.y_ref);
+    c->op->run_ref(r->ref_lib, c, d.a, d.b, d.y_ref);
     if (check(c, &d, r) == 0) {
-        struct side sides[2] = {
-            { ctx, c, d.a, d.b, d.y_nla }, { NULL, c, d.a, d.b, d.y_ref }
+        struct side sides[BENCH_MAX_REFS + 1] = {
+            { ctx, NULL, c, d.a, d.b, d.y_nla }, { NULL, r->ref_lib, c, d.a, d.b, d.y_ref }
         };
-        st = measure(cfg, sides, r);
+        int ns = 2;
+        for (int k = 0; k < r->nextra; k++)
+            if (r->extra[k].check_ok)
+                sides[ns++] = (struct side){ NULL, r->extra[k].lib, c, d.a, d.b, d.y_x };
+        st = measure(cfg, sides, ns, r);
         if (st != NLA_OK)
             record_error(ctx, r, st);
     }

@@ -462,12 +462,8 @@ int bench_svg_write(const char *path, const struct bench_config *cfg,
         return -1;
     cpu_model(cpu, sizeof cpu);
     strftime(date, sizeof date, "%Y-%m-%d", localtime(&t));
-    if (cfg->ref_lib)   /* --ref: the library's file name */
-        snprintf(ref_blas, sizeof ref_blas, "%s", strrchr(cfg->ref_lib, '/')
-                 ? strrchr(cfg->ref_lib, '/') + 1 : cfg->ref_lib);
-    else
-        snprintf(ref_blas, sizeof ref_blas, "%.*s", (int)strcspn(cfg->openblas_config, " "),
-                 cfg->openblas_config);
+    snprintf(ref_blas, sizeof ref_blas, "%.*s", (int)strcspn(cfg->openblas_config, " "),
+             cfg->openblas_config);
 
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
@@ -487,14 +483,8 @@ int bench_svg_write(const char *path, const struct bench_config *cfg,
                  "(both sides); %s", cpu, sysconf(_SC_NPROCESSORS_ONLN), nla_cpu_isa(),
                  cfg->threads, cfg->threads == 1 ? "" : "s", date);
     text(f, 16, 54, "start", "font-size=\"14\"", line);
-    if (cfg->ref_lib)
-        snprintf(line, sizeof line, "reference: %s (%s) for the BLAS panels; FFTW "
-                 "(MEASURE) and GSL radix-2 for fft", cfg->ref_lib,
-                 cfg->ref_config ? cfg->ref_config : "--ref");
-    else
-        snprintf(line, sizeof line, "reference: %s (core %s) for the BLAS panels; FFTW "
-                 "(MEASURE) and GSL radix-2 for fft", cfg->openblas_config,
-                 cfg->openblas_core);
+    snprintf(line, sizeof line, "reference: %s (core %s) for the BLAS panels; FFTW "
+             "(MEASURE) and GSL radix-2 for fft", cfg->openblas_config, cfg->openblas_core);
     text(f, 16, 74, "start", "font-size=\"12\" fill=\"#555\"", line);
     text(f, 16, 92, "start", "font-size=\"12\" fill=\"#555\"",
          "solid line, filled marker: libnla  |  dashed line, hollow marker: reference  |  "

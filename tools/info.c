@@ -18,8 +18,8 @@ static void print_env(void)
 {
     static const char *const vars[] = {
         "NLA_BACKEND", "NLA_CPU_ISA", "NLA_CPU_TUNE", "NLA_TUNE_CACHES", "NLA_L2_FORM",
-        "NLA_L2_THREAD_MIN", "NLA_PLUGIN_PATH", "OMP_NUM_THREADS", "OPENBLAS_CORETYPE",
-        "OPENBLAS_L2_SIZE"
+        "NLA_L2_THREAD_MIN", "NLA_PLUGIN_PATH", "NLA_REF_PATH", "OMP_NUM_THREADS",
+        "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE"
     };
     int any = 0;
     printf("environment:\n");
@@ -29,12 +29,14 @@ static void print_env(void)
             continue;
         printf("  %s=%s%s\n", vars[i], v,
                strncmp(vars[i], "OPENBLAS_", 9) == 0
-                   ? "  (reference only; nla bench runs without it)" : "");
+                   ? "  (reference only; nla bench runs without it)"
+               : strcmp(vars[i], "NLA_REF_PATH") == 0
+                   ? "  (nla bench: folders to search for its references)" : "");
         any = 1;
     }
     if (!any)
         printf("  (none of NLA_BACKEND NLA_CPU_ISA NLA_CPU_TUNE NLA_TUNE_CACHES NLA_L2_FORM\n"
-               "   NLA_L2_THREAD_MIN NLA_PLUGIN_PATH OMP_NUM_THREADS is set)\n");
+               "   NLA_L2_THREAD_MIN NLA_PLUGIN_PATH NLA_REF_PATH OMP_NUM_THREADS is set)\n");
 }
 
 /* bytes as "48 KiB" or "32 MiB" */

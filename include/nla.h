@@ -79,6 +79,14 @@ NLA_API const char *nla_context_error(const nla_context *ctx);
 NLA_API nla_status  nla_context_set_threads(nla_context *ctx, int nthreads);
 NLA_API int         nla_context_threads(const nla_context *ctx);
 NLA_API nla_status  nla_context_synchronize(nla_context *ctx);
+/* CUDA: queue ctx's work on the caller's stream (a cudaStream_t, passed as
+   void *) once the work queued so far has finished; NULL goes back to the
+   context's own stream.  nla_context_synchronize then waits for that
+   stream.  On a CPU context only NULL is accepted (NLA_ENOTSUP). */
+NLA_API nla_status  nla_context_set_stream(nla_context *ctx, void *stream);
+/* The stream ctx's work goes on (its own, or the one set); NULL on a CPU
+   context or for ctx == NULL. */
+NLA_API void       *nla_context_stream(const nla_context *ctx);
 
 /* 1 if backend b can be used in this process, 0 otherwise.  Never prints. */
 NLA_API int         nla_backend_available(nla_backend b);

@@ -1082,6 +1082,26 @@ Test(badinput, context_set_threads_and_synchronize)
     nla_free(NULL, NULL);
 }
 
+/* Streams belong to the CUDA backend: a CPU context takes NULL only, and
+   stays usable after a refused stream. */
+Test(badinput, context_set_stream)
+{
+    int token;
+    nla_status s = nla_context_set_stream(NULL, NULL);
+    cr_assert_eq(s, NLA_EINVAL, "set_stream(NULL ctx): status %d", (int)s);
+    assert_blames(nla_last_error(), "nla_context_set_stream", "ctx", "set_stream(NULL)");
+    cr_assert_null(nla_context_stream(NULL));
+    cr_assert_eq(nla_context_backend(g_ctx), NLA_BACKEND_CPU);
+    s = nla_context_set_stream(g_ctx, &token);
+    cr_assert_eq(s, NLA_ENOTSUP, "set_stream(cpu, stream): status %d", (int)s);
+    assert_blames(nla_context_error(g_ctx), "nla_context_set_stream", "stream",
+                  "set_stream(cpu, stream)");
+    cr_assert_null(nla_context_stream(g_ctx));
+    cr_assert_eq(nla_context_set_stream(g_ctx, NULL), NLA_OK, "%s", nla_context_error(g_ctx));
+    cr_assert_str_empty(nla_context_error(g_ctx));
+    cr_assert_eq(nla_context_synchronize(g_ctx), NLA_OK);
+}
+
 Test(badinput, memory_routines)
 {
     static const size_t too_big[] = {SIZE_MAX, (size_t)PTRDIFF_MAX + 1};

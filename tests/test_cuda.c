@@ -246,6 +246,88 @@ Test(cuda, memory_and_errors, .init = use_plugin)
     nla_context_destroy(ctx);
 }
 
+/* z = A (A x) on the host, for caller_stream */
+static void twice_ref(int n, const double *a, const double *x, double *z)
+{
+    double *y = calloc((size_t)n, sizeof *y);
+    cr_assert_not_null(y);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            y[i] += a[i + (size_t)j * n] * x[j];
+    for (int i = 0; i < n; i++)
+        z[i] = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            z[i] += a[i + (size_t)j * n] * y[j];
+    free(y);
+}
+
+/* nla_context_set_stream: a context on another's stream.  y = A x is
+   queued by one context and z = A y by the other, and only the stream
+   they share orders them (on a GPU the first call is still running when
+   the second is queued).  Back on its own stream with NULL; destroying the
+   borrower leaves the stream to its owner. */
+Test(cuda, caller_stream, .init = use_plugin)
+{
+    enum { N = 512 };
+    nla_context *owner = need_device(), *borrow = NULL;
+    double *a = malloc(sizeof(double) * N * N), x[N], z[N], zref[N], tol = 0;
+    void *s = nla_context_stream(owner), *mine, *da, *dx, *dy, *dz;
+
+    cr_assert_not_null(a);
+    cr_assert_not_null(s, "a CUDA context has a stream");
+    ref_fill(a, (size_t)N * N, 11);
+    ref_fill(x, N, 12);
+    twice_ref(N, a, x, zref);
+    for (int i = 0; i < N; i++)   /* two sums of N terms, rounded on both sides */
+        tol = fmax(tol, 16.0 * N * 0x1p-52 * fabs(zref[i]));
+    cr_assert_eq(nla_context_create(&borrow, NLA_BACKEND_CUDA), NLA_OK, "%s", nla_last_error());
+    mine = nla_context_stream(borrow);
+    cr_assert_neq(mine, s, "two contexts share a stream");
+    if (getenv("NLA_TEST_CUDA_EMULATED")) {
+        /* a handle the runtime never gave (on a GPU that may fault) */
+        int bogus;
+        cr_assert_eq(nla_context_set_stream(borrow, &bogus), NLA_EDEVICE);
+        cr_assert(strstr(nla_context_error(borrow), "stream"), "%s",
+                  nla_context_error(borrow));
+        cr_assert_eq(nla_context_stream(borrow), mine, "a refused stream was kept");
+    }
+    cr_assert_eq(nla_context_set_stream(borrow, s), NLA_OK, "%s", nla_context_error(borrow));
+    cr_assert_eq(nla_context_stream(borrow), s);
+    da = dev_copy(owner, a, sizeof(double) * N * N);
+    dx = dev_copy(owner, x, sizeof x);
+    dy = dev_copy(owner, x, sizeof x);
+    dz = dev_copy(owner, x, sizeof x);
+    for (int r = 0; r < 3; r++) {
+        cr_assert_eq(nla_dgemv(borrow, NLA_NO_TRANS, N, N, 1.0, da, N, dx, 1, 0.0, dy, 1),
+                     NLA_OK, "%s", nla_context_error(borrow));
+        cr_assert_eq(nla_dgemv(owner, NLA_NO_TRANS, N, N, 1.0, da, N, dy, 1, 0.0, dz, 1),
+                     NLA_OK, "%s", nla_context_error(owner));
+        cr_assert_eq(nla_download(owner, z, dz, sizeof z), NLA_OK);
+        cr_assert_leq(ref_max_diff(z, zref, N), tol, "round %d: %g > %g", r,
+                      ref_max_diff(z, zref, N), tol);
+        memset(z, 0, sizeof z);
+        cr_assert_eq(nla_upload(owner, dz, z, sizeof z), NLA_OK);
+    }
+    cr_assert_eq(nla_context_set_stream(borrow, NULL), NLA_OK, "%s", nla_context_error(borrow));
+    cr_assert_eq(nla_context_stream(borrow), mine);
+    cr_assert_eq(nla_context_set_stream(borrow, s), NLA_OK);
+    nla_context_destroy(borrow);
+    /* the owner's stream outlives the borrower */
+    cr_assert_eq(nla_dgemv(owner, NLA_NO_TRANS, N, N, 1.0, da, N, dx, 1, 0.0, dy, 1), NLA_OK,
+                 "%s", nla_context_error(owner));
+    cr_assert_eq(nla_dgemv(owner, NLA_NO_TRANS, N, N, 1.0, da, N, dy, 1, 0.0, dz, 1), NLA_OK);
+    cr_assert_eq(nla_context_synchronize(owner), NLA_OK, "%s", nla_context_error(owner));
+    cr_assert_eq(nla_download(owner, z, dz, sizeof z), NLA_OK);
+    cr_assert_leq(ref_max_diff(z, zref, N), tol);
+    nla_free(owner, da);
+    nla_free(owner, dx);
+    nla_free(owner, dy);
+    nla_free(owner, dz);
+    nla_context_destroy(owner);
+    free(a);
+}
+
 /* AUTO with CUDA: device pointers -> CUDA; level-2 on host data -> CPU;
    a large GEMM on host data -> CUDA, a small one -> CPU */
 Test(cuda, auto_placement, .init = use_plugin)

@@ -24,8 +24,9 @@
       backend can describe its failure); is_device_ptr added
    4: fft_execute takes a message buffer (the device's error string)
    5: fw_solve added (the Frank-Wolfe loop on the backend)
-   6: nla_exec gains form (the CPU level-2 kernel form a call ran) */
-#define NLA_PLUGIN_ABI 6
+   6: nla_exec gains form (the CPU level-2 kernel form a call ran)
+   7: set_stream and stream added (the caller's CUDA stream) */
+#define NLA_PLUGIN_ABI 7
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -167,6 +168,13 @@ struct nla_backend_ops {
        NULL: the backend has no such loop. */
     nla_status (*fw_solve)(const nla_exec *ex, const nla_fw_dev_problem *p, double *x,
                            double *xhost, nla_fw_dev_hook hook, void *user);
+
+    /* The stream the context's work goes on.  set_stream: once the work
+       queued so far has finished, stream (the backend's handle; NULL: the
+       context's own) takes its place.  stream: the one in use.  NULL
+       entries: the backend has no streams. */
+    nla_status (*set_stream)(const nla_exec *ex, void *stream);
+    void *(*stream)(void *state);
 };
 
 typedef int (*nla_plugin_abi_fn)(void);

@@ -250,6 +250,27 @@ NLA_API nla_status nla_context_synchronize(nla_context *ctx)
     return nla_exec_done(ctx, "nla_context_synchronize", ctx->ops->synchronize(&ex));
 }
 
+NLA_API nla_status nla_context_set_stream(nla_context *ctx, void *stream)
+{
+    static const char fn[] = "nla_context_set_stream";
+    nla_exec ex;
+    if (!ctx)
+        return nla_fail(NULL, NLA_EINVAL, fn, "ctx is NULL");
+    if (!ctx->ops->set_stream && stream)
+        return nla_fail(ctx, NLA_ENOTSUP, fn, "stream is not NULL, and the %s backend has "
+                        "no streams", ctx->ops->name);
+    nla_ok(ctx);
+    if (!ctx->ops->set_stream)
+        return NLA_OK;
+    nla_exec_init(&ex, ctx);
+    return nla_exec_done(ctx, fn, ctx->ops->set_stream(&ex, stream));
+}
+
+NLA_API void *nla_context_stream(const nla_context *ctx)
+{
+    return ctx && ctx->ops->stream ? ctx->ops->stream(ctx->state) : NULL;
+}
+
 /* ---- memory ---- */
 
 NLA_API nla_status nla_malloc(nla_context *ctx, void **ptr, size_t bytes)

@@ -6,7 +6,8 @@
  * the static CUDA runtime included, is hidden).  The front end has checked
  * every argument before an entry here runs.
  *
- * Contexts.  Each context has its own non-blocking stream, a device
+ * Contexts.  Each context has its own non-blocking stream (or the caller's,
+ * nla_context_set_stream: then it queues its work there), a device
  * workspace grown on demand (staged copies of host arrays and the level-2
  * kernels' partial sums), and two pinned host buffers for staging.  No
  * managed memory.
@@ -276,7 +277,8 @@ cudaError_t stage_out(pinned *pin, cudaStream_t st, const runs *r, const void *d
 
 struct cu_state {
     int device, sms;
-    cudaStream_t stream;
+    cudaStream_t stream; /* where the work goes: own, or the caller's */
+    cudaStream_t own;
     void *work; /* device workspace */
     size_t work_bytes;
     pinned pin;
@@ -462,24 +464,47 @@ nla_status cu_ctx_init(void **state)
         (e = cudaSetDevice(st->device)) != cudaSuccess ||
         (e = cudaDeviceGetAttribute(&st->sms, cudaDevAttrMultiProcessorCount, st->device)) !=
             cudaSuccess ||
-        (e = cudaStreamCreateWithFlags(&st->stream, cudaStreamNonBlocking)) != cudaSuccess) {
+        (e = cudaStreamCreateWithFlags(&st->own, cudaStreamNonBlocking)) != cudaSuccess) {
         cudaGetLastError();
         free(st);
         return status_of(e);
     }
+    st->stream = st->own;
     *state = st;
     return NLA_OK;
 }
 
+/* the caller's stream keeps running; only the context's own goes */
 void cu_ctx_fini(void *state)
 {
     cu_state *st = (cu_state *)state;
     cudaSetDevice(st->device);
     cudaStreamSynchronize(st->stream);
+    cudaStreamSynchronize(st->own);
     pinned_free(&st->pin);
     cudaFree(st->work);
-    cudaStreamDestroy(st->stream);
+    cudaStreamDestroy(st->own);
     free(st);
+}
+
+/* The work queued so far finishes first: the workspace and the staging
+   buffers are then free for work on the new stream.  cudaStreamGetFlags
+   rejects a handle the runtime does not know (as far as it can tell). */
+nla_status cu_set_stream(const nla_exec *ex, void *stream)
+{
+    cu_state *st = (cu_state *)ex->state;
+    cudaStream_t next = stream ? (cudaStream_t)stream : st->own;
+    unsigned flags;
+    CU(cudaSetDevice(st->device), "cudaSetDevice");
+    CU(cudaStreamGetFlags(next, &flags), "the stream");
+    CU(cudaStreamSynchronize(st->stream), "cudaStreamSynchronize");
+    st->stream = next;
+    return NLA_OK;
+}
+
+void *cu_stream(void *state)
+{
+    return (void *)((cu_state *)state)->stream;
 }
 
 nla_status cu_alloc(const nla_exec *ex, void **ptr, size_t bytes)
@@ -945,6 +970,8 @@ struct nla_backend_ops make_ops()
     o.fft_destroy = cu_fft_destroy;
     o.is_device_ptr = cu_is_device_ptr;
     o.fw_solve = cu_fw_solve;
+    o.set_stream = cu_set_stream;
+    o.stream = cu_stream;
     return o;
 }
 

@@ -134,6 +134,7 @@ typedef enum cudaError {
     cudaErrorInsufficientDriver = 35,
     cudaErrorNotSupported = 801,
     cudaErrorLaunchFailure = 719,
+    cudaErrorInvalidResourceHandle = 400,
 } cudaError_t;
 typedef struct CUstream_st *cudaStream_t;
 enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
@@ -571,6 +572,14 @@ inline void __syncthreads() { emu::syncthreads(); }
 namespace emu {
 /* device allocations: base -> bytes, for cudaPointerGetAttributes */
 inline std::map<uintptr_t, size_t> &allocs() { static std::map<uintptr_t, size_t> m; return m; }
+/* the streams created and not yet destroyed (each its own token); 0 and
+   the legacy and per-thread handles (1, 2) are always valid */
+inline std::map<uintptr_t, int> &streams() { static std::map<uintptr_t, int> m; return m; }
+inline cudaError_t stream_check(cudaStream_t s)
+{
+    uintptr_t u = (uintptr_t)s;
+    return u <= 2 || streams().count(u) ? cudaSuccess : cudaErrorInvalidResourceHandle;
+}
 inline bool is_device(const void *p)
 {
     auto &m = allocs();
@@ -601,12 +610,17 @@ inline cudaError_t cudaFree(void *p)
 }
 /* n == 0 is valid in CUDA, with any pointers (memmove/memset want non-null) */
 inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { if (n) memmove(d, s, n); return cudaSuccess; }
-inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t = 0) { if (n) memmove(d, s, n); return cudaSuccess; }
+inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t st = 0)
+{
+    if (emu::stream_check(st) != cudaSuccess) return cudaErrorInvalidResourceHandle;
+    if (n) memmove(d, s, n);
+    return cudaSuccess;
+}
 inline cudaError_t cudaMemset(void *d, int v, size_t n) { if (n) memset(d, v, n); return cudaSuccess; }
 inline cudaError_t cudaGetLastError() { cudaError_t e = emu::ctx().err; emu::ctx().err = cudaSuccess; return e; }
 inline cudaError_t cudaPeekAtLastError() { return emu::ctx().err; }
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { return emu::stream_check(s); }
 inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
 inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int)
@@ -625,6 +639,7 @@ inline const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     }
     return "unknown error";
 }
@@ -638,6 +653,7 @@ inline const char *cudaGetErrorName(cudaError_t e)
     case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     }
     return "cudaErrorUnknown";
 }
@@ -645,7 +661,9 @@ inline const char *cudaGetErrorName(cudaError_t e)
 /* The runtime calls of the plugin's glue (src/cuda/plugin.cu), for the
    emulated plugin (tests/libnla-cuda-emu.so): one device of compute
    capability 9.0; streams and events are tokens (every call completes
-   when it returns); pinned memory is host memory; a pointer is device
+   when it returns), a stream one of its own that synchronize, memcpy and
+   destroy check (emu::stream_check: an unknown or destroyed one is an
+   invalid handle); pinned memory is host memory; a pointer is device
    memory when it lies in a cudaMalloc block. */
 struct CUevent_st { int dummy; };
 typedef struct CUevent_st *cudaEvent_t;
@@ -653,13 +671,24 @@ enum { cudaStreamNonBlocking = 1, cudaHostAllocDefault = 0, cudaEventDisableTimi
 enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
 struct cudaPointerAttributes { cudaMemoryType type; int device; void *devicePointer, *hostPointer; };
 inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned)
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
 {
-    static struct CUstream_st *token = reinterpret_cast<struct CUstream_st *>(new char[1]);
-    *s = token;
+    *s = reinterpret_cast<struct CUstream_st *>(new char[1]);
+    emu::streams()[(uintptr_t)*s] = (int)flags;
     return cudaSuccess;
 }
-inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamDestroy(cudaStream_t s)
+{
+    if (!emu::streams().erase((uintptr_t)s)) return cudaErrorInvalidResourceHandle;
+    delete[] reinterpret_cast<char *>(s);
+    return cudaSuccess;
+}
+inline cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *f)
+{
+    if (emu::stream_check(s) != cudaSuccess) return cudaErrorInvalidResourceHandle;
+    *f = (uintptr_t)s <= 2 ? 0 : (unsigned)emu::streams()[(uintptr_t)s];
+    return cudaSuccess;
+}
 inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { *e = new CUevent_st(); return cudaSuccess; }
 inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }

@@ -201,14 +201,15 @@ Test(cuda_fallback, auto_runs_on_cpu, .init = use_plugin)
 
 /* ---------------------------------------------------------- with a device */
 
-#define GPU_TEST(name, body)                                                   \
-    Test(cuda, name, .init = use_plugin, .timeout = 600)                       \
+#define GPU_TEST_INIT(name, body, setup)                                       \
+    Test(cuda, name, .init = setup, .timeout = 600)                            \
     {                                                                          \
         nla_context *gpu = need_device(), *cpu = ref_cpu_context();            \
         body(gpu, cpu);                                                        \
         nla_context_destroy(gpu);                                              \
         nla_context_destroy(cpu);                                              \
     }
+#define GPU_TEST(name, body) GPU_TEST_INIT(name, body, use_plugin)
 
 GPU_TEST(d_gemv, gemv_sweep_d)
 GPU_TEST(s_gemv, gemv_sweep_s)
@@ -222,6 +223,26 @@ GPU_TEST(d_gemm_strided_batched, gemm_batched_sweep_d)
 GPU_TEST(s_gemm_strided_batched, gemm_batched_sweep_s)
 GPU_TEST(d_fft, fft_sweep_d)
 GPU_TEST(s_fft, fft_sweep_s)
+
+/* Each GEMM kernel, whatever the size picks: the 128x128 and the small
+   tiles of every path (NLA_CUDA_GEMM_TILES), double on its three kernels
+   (NLA_CUDA_DGEMM), all transposes, alpha/beta and layouts of the sweep. */
+#define GEMM_KERNEL_TEST(name, body, dgemm, tiles)                             \
+    static void init_##name(void)                                              \
+    {                                                                          \
+        use_plugin();                                                          \
+        setenv("NLA_CUDA_DGEMM", dgemm, 1);                                    \
+        setenv("NLA_CUDA_GEMM_TILES", tiles, 1);                               \
+    }                                                                          \
+    GPU_TEST_INIT(name, body, init_##name)
+
+GEMM_KERNEL_TEST(d_gemm_mma16816_big, gemm_sweep_d, "mma16816", "big")
+GEMM_KERNEL_TEST(d_gemm_mma16816_small, gemm_sweep_d, "mma16816", "small")
+GEMM_KERNEL_TEST(d_gemm_mma884_big, gemm_sweep_d, "mma884", "big")
+GEMM_KERNEL_TEST(d_gemm_mma884_small, gemm_sweep_d, "mma884", "small")
+GEMM_KERNEL_TEST(d_gemm_simt, gemm_sweep_d, "simt", "big")
+GEMM_KERNEL_TEST(s_gemm_big, gemm_sweep_s, "mma16816", "big")
+GEMM_KERNEL_TEST(s_gemm_small, gemm_sweep_s, "mma16816", "small")
 
 /* device work is asynchronous until nla_context_synchronize, host work is
    not; errors carry the CUDA message */

@@ -155,20 +155,21 @@ if [ -x "$nvcc_bin" ]; then
         tests/cuda_kernels_check.cu src/cuda/gemm.cu src/cuda/fft.cu src/cuda/level2.cu \
         -o "$log/cuda_kernels_check" >"$log/kcheck.build" 2>&1; then
         kres=ok kdet=
-        for k in default mma884 simt; do
-            if [ $k = default ]; then
-                env -u NLA_CUDA_DGEMM timeout 150 "$log/cuda_kernels_check" --quick >"$log/kcheck.$k" 2>&1
-            else
-                NLA_CUDA_DGEMM=$k timeout 150 "$log/cuda_kernels_check" --quick >"$log/kcheck.$k" 2>&1
-            fi
+        # each double kernel on both tile sizes (NLA_CUDA_GEMM_TILES: the
+        # big tiles are otherwise picked only once they fill the 132 SMs,
+        # which --quick's sizes never do); float follows the same tiles
+        for kt in mma16816:big mma16816:small mma884:big mma884:small simt:big; do
+            k=${kt%:*} t=${kt#*:}
+            NLA_CUDA_DGEMM=$k NLA_CUDA_GEMM_TILES=$t timeout 150 "$log/cuda_kernels_check" \
+                --quick >"$log/kcheck.$k.$t" 2>&1
             rc=$?
-            echo "   dgemm $k: $(tail -n 1 "$log/kcheck.$k")"
+            echo "   dgemm $k, $t tiles: $(tail -n 1 "$log/kcheck.$k.$t")"
             if [ $rc -ne 0 ]; then
-                grep -a -v ' ok$' "$log/kcheck.$k" | head -n 12
-                kres=FAIL kdet="$kdet $k: exit $rc;"
+                grep -a -v ' ok$' "$log/kcheck.$k.$t" | head -n 12
+                kres=FAIL kdet="$kdet $k $t: exit $rc;"
             fi
         done
-        step "kernel check" "$kres" "${kdet:-3 GEMM kernels + level 2 + FFT, --quick, $(($(date +%s) - t0)) s}"
+        step "kernel check" "$kres" "${kdet:-3 GEMM kernels x tile sizes + level 2 + FFT, --quick, $(($(date +%s) - t0)) s}"
     else
         tail -n 20 "$log/kcheck.build"
         step "kernel check" FAIL "tests/cuda_kernels_check.cu does not build"

@@ -18,6 +18,10 @@
  *   when aligned.  The same template serves double with NLA_CUDA_DGEMM=simt,
  *   which exists to cross-check the tensor-core kernels.
  *
+ * Tile size: the 128x128 tiles once they alone fill the SMs, else the small
+ * ones; NLA_CUDA_GEMM_TILES=big or =small forces one for every call, so that
+ * tests reach each kernel at any size.
+ *
  * Edges: every copy is predicated (cp.async zero-fills past m, n and k), so
  * any m, n, k and any leading dimension work; the epilogue stores only
  * inside C.  Batches go in gridDim.z (chunks of 65535).  k == 0 or
@@ -551,6 +555,19 @@ int device_sms()
     return sms;
 }
 
+/* NLA_CUDA_GEMM_TILES=big | small: every GEMM on the 128x128 tiles or on
+   the small ones, whatever its size, so that tests and the GPU check reach
+   both kernels of each path; otherwise the big tiles once they alone fill
+   the SMs. */
+bool big_tiles(int64_t tiles)
+{
+    static const int forced = [] {
+        const char *e = std::getenv("NLA_CUDA_GEMM_TILES");
+        return e && std::strcmp(e, "big") == 0 ? 1 : e && std::strcmp(e, "small") == 0 ? 0 : -1;
+    }();
+    return forced >= 0 ? forced == 1 : tiles >= device_sms();
+}
+
 bool aligned16(const void *p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
 /* Launch `kern` over the tiles of each batch member, batches in gridDim.z. */
@@ -670,7 +687,7 @@ extern "C" cudaError_t nla_cuda_gemm_d(cudaStream_t st, int ta, int tb, int64_t 
                      sb % 2 == 0;
     const int choice = dgemm_kernel_choice();
     if (choice == DGEMM_SIMT) return launch_simt<double, SimtCfg<double, 128, 128>>(ta, tb, p, batch, vec, st);
-    const bool big = ceil_div(m, DmmaBig::BM) * ceil_div(n, DmmaBig::BN) * batch >= device_sms();
+    const bool big = big_tiles(ceil_div(m, DmmaBig::BM) * ceil_div(n, DmmaBig::BN) * batch);
     if (choice == DGEMM_MMA884)
         return big ? launch_dmma<DmmaBig, false>(ta, tb, p, batch, vec, st)
                    : launch_dmma<DmmaSmall, false>(ta, tb, p, batch, vec, st);
@@ -689,7 +706,7 @@ extern "C" cudaError_t nla_cuda_gemm_s(cudaStream_t st, int ta, int tb, int64_t 
     GemmArgs<float> p{m, n, k, alpha, beta, a, lda, sa, b, ldb, sb, c, ldc, sc, 0, 0};
     const bool vec = aligned16(a) && aligned16(b) && lda % 4 == 0 && ldb % 4 == 0 && sa % 4 == 0 &&
                      sb % 4 == 0;
-    const bool big = ceil_div(m, 128) * ceil_div(n, 128) * batch >= device_sms();
+    const bool big = big_tiles(ceil_div(m, 128) * ceil_div(n, 128) * batch);
     return big ? launch_simt<float, SimtCfg<float, 128, 128>>(ta, tb, p, batch, vec, st)
                : launch_simt<float, SimtCfg<float, 64, 64>>(ta, tb, p, batch, vec, st);
 }

@@ -427,9 +427,17 @@ int cu_available(char *why, size_t len)
     int n = 0, dev = 0, major = 0, minor = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess) {
-        /* no driver gives cudaErrorInsufficientDriver (35), not NoDevice */
-        snprintf(why, len, "no usable CUDA driver or device: cudaGetDeviceCount: %s (%s)",
-                 cudaGetErrorString(e), cudaGetErrorName(e));
+        /* no driver gives cudaErrorInsufficientDriver (35), not NoDevice;
+           the runtime is linked statically, so the driver must support its
+           version (CUDA 13: R580 or newer) */
+        int drv = 0;
+        cudaDriverGetVersion(&drv);
+        char have[32] = "none";
+        if (drv > 0)
+            snprintf(have, sizeof have, "CUDA %d.%d", drv / 1000, drv % 1000 / 10);
+        snprintf(why, len, "no usable CUDA driver or device: %s; the plugin needs a driver "
+                 "for CUDA %d.%d+ (R580+), this one: %s", cudaGetErrorName(e),
+                 CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10, have);
         cudaGetLastError();
         return 0;
     }

@@ -623,6 +623,8 @@ inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { return emu::stream_check(s); }
 inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
+#define CUDART_VERSION 13000
+inline cudaError_t cudaDriverGetVersion(int *v) { *v = 13000; return cudaSuccess; }
 inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int)
 {
     *v = a == cudaDevAttrMultiProcessorCount ? (getenv("EMU_SMS") ? atoi(getenv("EMU_SMS")) : 132)

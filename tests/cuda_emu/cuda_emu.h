@@ -37,7 +37,16 @@
  *    lanes of a warp running in lock step (without __syncwarp/shuffles)
  *    is not modelled.  Atomics, fences and cooperative groups are not
  *    provided (code using them does not compile).  Streams and events are
- *    tokens: every call completes before it returns.
+ *    tokens: every call completes before it returns, except one (below).
+ *  - Pageable host-to-device cudaMemcpy: as CUDA allows, the data is taken
+ *    at the call but reaches the device only later, on the legacy default
+ *    stream: at the next synchronization with it (cudaStreamSynchronize of
+ *    stream 0 or of a blocking stream, cudaDeviceSynchronize, cudaFree,
+ *    cudaFreeHost, another cudaMemcpy, work queued on stream 0 or a
+ *    blocking stream).  Work on a cudaStreamNonBlocking stream does not
+ *    wait for it, so a kernel there that reads the destination without
+ *    such a synchronization reads the old contents (NaN) and a test fails.
+ *    EMU_PAGEABLE=now lands the copy at the call.
  *  - Warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync, full
  *    mask only): a warp-collective operation like mma.sync below, so all
  *    32 lanes must reach it; the result is the hardware's, including a
@@ -562,7 +571,7 @@ template <typename T> inline T __ldg(const T *p)
     return *p;
 }
 
-#define NLA_LAUNCH(kern, grid, block, smem, st) (void)(st), emu::launch(kern, dim3(grid), dim3(block), (smem))
+#define NLA_LAUNCH(kern, grid, block, smem, st) emu::on_stream(st), emu::launch(kern, dim3(grid), dim3(block), (smem))
 #define threadIdx (emu::cur()->tid)
 #define blockIdx (emu::ctx().block)
 #define blockDim (emu::ctx().bdim)
@@ -575,6 +584,26 @@ inline std::map<uintptr_t, size_t> &allocs() { static std::map<uintptr_t, size_t
 /* the streams created and not yet destroyed (each its own token); 0 and
    the legacy and per-thread handles (1, 2) are always valid */
 inline std::map<uintptr_t, int> &streams() { static std::map<uintptr_t, int> m; return m; }
+
+/* pageable host-to-device copies taken but not yet landed (see the header) */
+struct pending_copy { void *dst; std::vector<char> data; };
+inline std::vector<pending_copy> &pending() { static std::vector<pending_copy> v; return v; }
+inline void land_pending()
+{
+    for (pending_copy &c : pending()) memcpy(c.dst, c.data.data(), c.data.size());
+    pending().clear();
+}
+/* work on stream s waits for the legacy stream's: 0, the legacy and
+   per-thread handles, and the streams created blocking */
+inline bool syncs_with_legacy(cudaStream_t s)
+{
+    uintptr_t u = (uintptr_t)s;
+    return u <= 2 || (streams().count(u) && !(streams()[u] & 1 /* cudaStreamNonBlocking */));
+}
+inline void on_stream(cudaStream_t s)
+{
+    if (syncs_with_legacy(s)) land_pending();
+}
 inline cudaError_t stream_check(cudaStream_t s)
 {
     uintptr_t u = (uintptr_t)s;
@@ -603,24 +632,43 @@ inline cudaError_t cudaMalloc(void **p, size_t n)
 template <typename T> inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
 inline cudaError_t cudaFree(void *p)
 {
+    emu::land_pending();   /* cudaFree synchronizes the device */
     if (!p) return cudaSuccess;
     if (!emu::allocs().erase((uintptr_t)p)) emu::fail("cudaFree of a pointer cudaMalloc did not return");
     free(p);
     return cudaSuccess;
 }
 /* n == 0 is valid in CUDA, with any pointers (memmove/memset want non-null) */
-inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind) { if (n) memmove(d, s, n); return cudaSuccess; }
+inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind k)
+{
+    static const bool now = getenv("EMU_PAGEABLE") && !strcmp(getenv("EMU_PAGEABLE"), "now");
+    bool h2d = k == cudaMemcpyHostToDevice ||
+               (k == cudaMemcpyDefault && emu::is_device(d) && !emu::is_device(s));
+    if (n && h2d && !now) {   /* taken now, landed later (the header) */
+        emu::pending().push_back({ d, std::vector<char>((const char *)s, (const char *)s + n) });
+        return cudaSuccess;
+    }
+    emu::land_pending();
+    if (n) memmove(d, s, n);
+    return cudaSuccess;
+}
 inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t st = 0)
 {
     if (emu::stream_check(st) != cudaSuccess) return cudaErrorInvalidResourceHandle;
+    emu::on_stream(st);
     if (n) memmove(d, s, n);
     return cudaSuccess;
 }
 inline cudaError_t cudaMemset(void *d, int v, size_t n) { if (n) memset(d, v, n); return cudaSuccess; }
 inline cudaError_t cudaGetLastError() { cudaError_t e = emu::ctx().err; emu::ctx().err = cudaSuccess; return e; }
 inline cudaError_t cudaPeekAtLastError() { return emu::ctx().err; }
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t s) { return emu::stream_check(s); }
+inline cudaError_t cudaDeviceSynchronize() { emu::land_pending(); return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+    if (emu::stream_check(s) != cudaSuccess) return cudaErrorInvalidResourceHandle;
+    emu::on_stream(s);
+    return cudaSuccess;
+}
 inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
 inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
 #define CUDART_VERSION 13000
@@ -696,11 +744,13 @@ inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaS
 inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
 inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned) { *p = malloc(n ? n : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
-inline cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+inline cudaError_t cudaFreeHost(void *p) { emu::land_pending(); free(p); return cudaSuccess; }
 inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *s, size_t spitch, size_t width, size_t rows,
-                                     cudaMemcpyKind, cudaStream_t = 0)
+                                     cudaMemcpyKind, cudaStream_t st = 0)
 {
     if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
+    if (emu::stream_check(st) != cudaSuccess) return cudaErrorInvalidResourceHandle;
+    emu::on_stream(st);
     for (size_t r = 0; r < rows; r++) memmove((char *)d + r * dpitch, (const char *)s + r * spitch, width);
     return cudaSuccess;
 }

@@ -77,7 +77,10 @@
  *    cudaFuncSetAttribute(MaxDynamicSharedMemorySize) raised it (<= 227 KiB,
  *    sm_90).  __launch_bounds__ is not checked.
  *  - Vector types have CUDA's alignment (double2, float4: 16 bytes; float2:
- *    8); __ldg checks its pointer's alignment.
+ *    8); __ldg checks its pointer's alignment, and in the --enable-sanitizers
+ *    build UBSan's alignment check stops at any other misaligned vector
+ *    access (a load through a reinterpret_cast'ed pointer included), where
+ *    a GPU would trap.
  *  - Device queries: one device of compute capability 9.0; its
  *    multiprocessor count is 132 (H100 SXM), or EMU_SMS=n.  Errors abort
  *    with "EMU ERROR: ..." on stderr.

@@ -71,6 +71,27 @@ refs_venv() {
     fi
 }
 
+# cuobjdump and nvdisasm for tests/check-cuda-sass.sh, which reads the CUDA
+# plugin's machine code, when the plugin was built and the toolkit lacks
+# them: PyPI's wheels in a venv of the build folder.  Without them the test
+# is skipped with the reason.
+cuda_tools() {
+    local venv=$1
+    [ -f .libs/libnla-cuda.so ] || return 0
+    command -v cuobjdump >/dev/null 2>&1 && return 0
+    [ -x /usr/local/cuda/bin/cuobjdump ] && return 0
+    [ -n "$(find "$venv" -name cuobjdump -type f 2>/dev/null)" ] && return 0
+    [ -n "${NLA_NO_PIP:-}" ] && return 0
+    echo "== pip install nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm (into $venv)"
+    { { [ -x "$venv/bin/pip" ] || python3 -m venv "$venv"; } >/dev/null 2>&1 &&
+      timeout 600 "$venv/bin/pip" install -q --disable-pip-version-check --timeout 30 \
+          nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm; } ||
+        echo "== could not install them: tests/check-cuda-sass.sh will be skipped"
+    find "$venv" -path '*/bin/*' \( -name cuobjdump -o -name nvdisasm \) -type f \
+        -exec chmod +x {} + 2>/dev/null
+    return 0
+}
+
 if [ "$mode" = bench ]; then
     if refs_venv "$(pwd)/refs"; then
         export NLA_REF_PATH="$(pwd)/refs${NLA_REF_PATH:+:$NLA_REF_PATH}"
@@ -82,6 +103,7 @@ if [ "$mode" = bench ]; then
     exec ./tools/nla bench --quick --svg bench.svg
 fi
 
+cuda_tools "$(pwd)/cuda-tools"
 echo "== make check"
 status=0
 make -j"$jobs" check || status=$?

@@ -182,14 +182,22 @@ gemv_n(int64_t m, int64_t n, int64_t cs, T alpha, const T *__restrict__ a, int64
             col = NULL;
         }
     }
+    /* the partial rows: every loop over acc[] runs to VW, unrolled, so that
+       acc stays in registers (an index the compiler cannot resolve puts it
+       on the stack: local memory) */
     if (col) {
         for (int64_t j = j0; j < j1; j++, col += lda) {
             const T xj = x[j * incx];
-            for (int r = 0; r < rows; r++)
-                acc[r] = fma(col[r], xj, acc[r]);
+#pragma unroll
+            for (int r = 0; r < VW; r++)
+                if (r < rows)
+                    acc[r] = fma(col[r], xj, acc[r]);
         }
     }
-    for (int r = 0; r < rows; r++) {
+#pragma unroll
+    for (int r = 0; r < VW; r++) {
+        if (r >= rows)
+            break;
         if (part)
             part[(int64_t)blockIdx.y * m + i + r] = acc[r];
         else

@@ -99,15 +99,27 @@ static void from_float(double *x, float *f, size_t n)
     free(f);
 }
 
+/* a float call that fills band storage from an input array (the dense
+   matrix, or the diagonals), on float copies of the double arrays */
+typedef nla_status sband_in_fn(int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
+                               float *, int64_t);
+
+static nla_status s_band_in(sband_in_fn *fn, int64_t m, int64_t n, int64_t kl, int64_t ku,
+                            const double *in, int64_t ldin, double *ab, int64_t ldab,
+                            size_t lenin, size_t lenab)
+{
+    float *fin = to_float(in, lenin), *fab = to_float(ab, lenab);
+    nla_status s = fn(m, n, kl, ku, fin, ldin, fab, ldab);
+    free(fin);
+    from_float(ab, fab, lenab);
+    return s;
+}
+
 static nla_status s_band_pack(int64_t m, int64_t n, int64_t kl, int64_t ku,
                               const double *a, int64_t lda, double *ab, int64_t ldab,
                               size_t lena, size_t lenab)
 {
-    float *fa = to_float(a, lena), *fab = to_float(ab, lenab);
-    nla_status s = nla_sband_pack(m, n, kl, ku, fa, lda, fab, ldab);
-    free(fa);
-    from_float(ab, fab, lenab);
-    return s;
+    return s_band_in(nla_sband_pack, m, n, kl, ku, a, lda, ab, ldab, lena, lenab);
 }
 
 static nla_status s_band_unpack(int64_t m, int64_t n, int64_t kl, int64_t ku,
@@ -125,11 +137,7 @@ static nla_status s_band_diag(int64_t m, int64_t n, int64_t kl, int64_t ku,
                               const double *dg, int64_t lddg, double *ab, int64_t ldab,
                               size_t lendg, size_t lenab)
 {
-    float *fdg = to_float(dg, lendg), *fab = to_float(ab, lenab);
-    nla_status s = nla_sband_from_diagonals(m, n, kl, ku, fdg, lddg, fab, ldab);
-    free(fdg);
-    from_float(ab, fab, lenab);
-    return s;
+    return s_band_in(nla_sband_from_diagonals, m, n, kl, ku, dg, lddg, ab, ldab, lendg, lenab);
 }
 
 static nla_status s_packed_pack(nla_uplo uplo, int64_t n, const double *a, int64_t lda,

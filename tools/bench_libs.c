@@ -113,6 +113,7 @@ struct lib {
 static struct {
     struct lib lib[BENCH_MAX_REFS];
     int n;
+    const struct bench_op *gemv, *gbmv, *spmv; /* to tell a case's op at each call */
     char real[BENCH_MAX_REFS][PATH_MAX]; /* the file each one loaded */
     char why[512];                 /* what was not found, for the header */
 } L;
@@ -478,6 +479,9 @@ int bench_libs_open(const char *ref, const char *only)
     static const char *const scipy[] = { "libscipy_openblas.so", NULL };
     static const char *const netlib[] = { "libcblas.so.3", "libblas.so.3", NULL };
 
+    L.gemv = bench_op_find("gemv");
+    L.gbmv = bench_op_find("gbmv");
+    L.spmv = bench_op_find("spmv");
     try_cblas(openblas, 1, "", "openblas");
     try_cblas(blis, 1, "", "blis");
     try_cblas(mkl, 1, "", "mkl");
@@ -548,22 +552,22 @@ void bench_cblas_run(const struct bench_lib *lib, const struct bench_case *c, co
     const struct lib *l = (const struct lib *)(const void *)lib;   /* pub is first */
     const double al = BENCH_ALPHA, be = BENCH_BETA;
     const float sal = (float)BENCH_ALPHA, sbe = (float)BENCH_BETA;
-    const char *op = c->op->name;
+    const struct bench_op *op = c->op;   /* the timed calls: pointers, not names */
     int d = c->prec == BENCH_D, m = (int)c->m, n = (int)c->n, k = (int)c->k;
     int kl = (int)c->kl, ku = (int)c->ku, ldab = kl + ku + 1;
     int uplo = c->uplo == NLA_LOWER ? LOWER : UPPER;
 
-    if (!strcmp(op, "gemv") && d)
+    if (op == L.gemv && d)
         l->dgemv(COL_MAJOR, trans(c->trans), m, n, al, a, m, b, 1, be, y, 1);
-    else if (!strcmp(op, "gemv"))
+    else if (op == L.gemv)
         l->sgemv(COL_MAJOR, trans(c->trans), m, n, sal, a, m, b, 1, sbe, y, 1);
-    else if (!strcmp(op, "gbmv") && d)
+    else if (op == L.gbmv && d)
         l->dgbmv(COL_MAJOR, trans(c->trans), m, n, kl, ku, al, a, ldab, b, 1, be, y, 1);
-    else if (!strcmp(op, "gbmv"))
+    else if (op == L.gbmv)
         l->sgbmv(COL_MAJOR, trans(c->trans), m, n, kl, ku, sal, a, ldab, b, 1, sbe, y, 1);
-    else if (!strcmp(op, "spmv") && d)
+    else if (op == L.spmv && d)
         l->dspmv(COL_MAJOR, uplo, n, al, a, b, 1, be, y, 1);
-    else if (!strcmp(op, "spmv"))
+    else if (op == L.spmv)
         l->sspmv(COL_MAJOR, uplo, n, sal, a, b, 1, sbe, y, 1);
     else if (d)
         l->dgemm(COL_MAJOR, NO_TRANS, NO_TRANS, m, n, k, al, a, m, b, k, be, y, m);

@@ -11,7 +11,11 @@
  *     or prints;
  *   - when arguments are rejected nothing is written to any output, and
  *     nla_context_error() (or nla_last_error()) names the routine and the
- *     offending argument.
+ *     offending argument;
+ *   - the one exception: a function that hands back a new handle or buffer
+ *     through a pointer to a pointer (nla_context_create, nla_malloc,
+ *     nla_fft_plan_*, nla_fw_*_create*) sets it to NULL whenever it fails,
+ *     so destroying or freeing it afterwards is always safe.
  *
  * See nla(3) and nla(7).
  */

@@ -581,8 +581,19 @@ Test(fft, bad_plan_arguments)
     b = d; b.howmany = (int64_t)1 << 40; b.istride = (int64_t)1 << 30;
     EXPECT_MSG(nla_fft_plan_create(ctx, &b, &p), NLA_EINVAL, "input extent");
     b = d; b.howmany = 4; b.odist = 8;
+    p = sentinel;
     EXPECT_MSG(nla_fft_plan_create(ctx, &b, &p), NLA_EINVAL, "overlap");
-    cr_expect_eq(p, sentinel, "plan written on failure");
+    cr_expect_null(p, "plan not NULL after a failed create (nla(3))");
+    p = sentinel;
+    EXPECT_MSG(nla_fft_plan_create(NULL, &d, &p), NLA_EINVAL, "ctx is NULL");
+    cr_expect_null(p, "plan not NULL after create(ctx=NULL)");
+    p = sentinel;
+    EXPECT_MSG(nla_fft_plan_1d(NULL, 16, NLA_FFT_FORWARD, NLA_DOUBLE, &p), NLA_EINVAL,
+               "ctx is NULL");
+    cr_expect_null(p, "plan not NULL after plan_1d(ctx=NULL)");
+    p = sentinel;
+    EXPECT_MSG(nla_fft_plan_1d(ctx, 0, NLA_FFT_FORWARD, NLA_DOUBLE, &p), NLA_EINVAL, "n (0)");
+    cr_expect_null(p, "plan not NULL after plan_1d(n=0)");
 }
 
 Test(fft, bad_execute_arguments)

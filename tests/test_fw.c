@@ -1060,6 +1060,16 @@ Test(fw, infeasible_nuclear_start)
     nla_fw_objective_destroy(obj);
 }
 
+/* A failed create leaves its handle output NULL (nla(3)), whatever it held. */
+#define FAIL_CREATE(out, sentinel, call, routine, arg)                            \
+    do {                                                                          \
+        (out) = (sentinel);                                                       \
+        EXPECT_EINVAL(call, routine, arg);                                        \
+        cr_assert_null((out), "%s: handle not NULL after a failure", #call);      \
+    } while (0)
+#define FAIL_SET(call, routine, arg) FAIL_CREATE(s, sentinel_s, call, routine, arg)
+#define FAIL_OBJ(call, routine, arg) FAIL_CREATE(o, sentinel_o, call, routine, arg)
+
 Test(fw, bad_input_creation)
 {
     double v[4] = { 0, 1, 2, 3 }, lo[2] = { 0, 1 }, hi[2] = { 1, 0 }, inf2[2] = { 0, INFINITY };
@@ -1070,48 +1080,46 @@ Test(fw, bad_input_creation)
     nla_fw_options *opt = NULL;
 
     EXPECT_EINVAL(nla_fw_set_create_prob_simplex(NULL, 4, 1), "nla_fw_set_create_prob_simplex", "set");
-    EXPECT_EINVAL(nla_fw_set_create_prob_simplex(&s, 0, 1), "nla_fw_set_create_prob_simplex", "n");
-    EXPECT_EINVAL(nla_fw_set_create_unit_simplex(&s, -3, 1), "nla_fw_set_create_unit_simplex", "n");
-    EXPECT_EINVAL(nla_fw_set_create_l1_ball(&s, 4, 0), "nla_fw_set_create_l1_ball", "r");
-    EXPECT_EINVAL(nla_fw_set_create_linf_ball(&s, 4, NAN), "nla_fw_set_create_linf_ball", "r");
-    EXPECT_EINVAL(nla_fw_set_create_linf_ball(&s, 4, -1), "nla_fw_set_create_linf_ball", "r");
-    EXPECT_EINVAL(nla_fw_set_create_box(&s, 2, lo, hi), "nla_fw_set_create_box", "lo[1]");
-    EXPECT_EINVAL(nla_fw_set_create_box(&s, 2, lo, inf2), "nla_fw_set_create_box", "hi[1]");
-    EXPECT_EINVAL(nla_fw_set_create_box(&s, 2, NULL, hi), "nla_fw_set_create_box", "lo");
-    EXPECT_EINVAL(nla_fw_set_create_ksparse(&s, 4, 5, 1), "nla_fw_set_create_ksparse", "k");
-    EXPECT_EINVAL(nla_fw_set_create_ksparse(&s, 4, 0, 1), "nla_fw_set_create_ksparse", "k");
-    EXPECT_EINVAL(nla_fw_set_create_nuclear_ball(&s, 0, 3, 1, 1e-9, 10),
-                  "nla_fw_set_create_nuclear_ball", "m");
-    EXPECT_EINVAL(nla_fw_set_create_nuclear_ball(&s, 2, 3, 1, 0, 10),
-                  "nla_fw_set_create_nuclear_ball", "tol");
-    EXPECT_EINVAL(nla_fw_set_create_nuclear_ball(&s, 2, 3, 1, 1e-9, 0),
-                  "nla_fw_set_create_nuclear_ball", "max_iter");
-    EXPECT_EINVAL(nla_fw_set_create_nuclear_ball(&s, INT64_MAX / 2, 3, 1, 1e-9, 10),
-                  "nla_fw_set_create_nuclear_ball", "m*n");
-    EXPECT_EINVAL(nla_fw_set_create_user(&s, 4, NULL, NULL), "nla_fw_set_create_user", "lmo");
-    cr_assert_eq(s, sentinel_s);
+    FAIL_SET(nla_fw_set_create_prob_simplex(&s, 0, 1), "nla_fw_set_create_prob_simplex", "n");
+    FAIL_SET(nla_fw_set_create_unit_simplex(&s, -3, 1), "nla_fw_set_create_unit_simplex", "n");
+    FAIL_SET(nla_fw_set_create_l1_ball(&s, 4, 0), "nla_fw_set_create_l1_ball", "r");
+    FAIL_SET(nla_fw_set_create_linf_ball(&s, 4, NAN), "nla_fw_set_create_linf_ball", "r");
+    FAIL_SET(nla_fw_set_create_linf_ball(&s, 4, -1), "nla_fw_set_create_linf_ball", "r");
+    FAIL_SET(nla_fw_set_create_box(&s, 2, lo, hi), "nla_fw_set_create_box", "lo[1]");
+    FAIL_SET(nla_fw_set_create_box(&s, 2, lo, inf2), "nla_fw_set_create_box", "hi[1]");
+    FAIL_SET(nla_fw_set_create_box(&s, 2, NULL, hi), "nla_fw_set_create_box", "lo");
+    FAIL_SET(nla_fw_set_create_ksparse(&s, 4, 5, 1), "nla_fw_set_create_ksparse", "k");
+    FAIL_SET(nla_fw_set_create_ksparse(&s, 4, 0, 1), "nla_fw_set_create_ksparse", "k");
+    FAIL_SET(nla_fw_set_create_nuclear_ball(&s, 0, 3, 1, 1e-9, 10),
+             "nla_fw_set_create_nuclear_ball", "m");
+    FAIL_SET(nla_fw_set_create_nuclear_ball(&s, 2, 3, 1, 0, 10),
+             "nla_fw_set_create_nuclear_ball", "tol");
+    FAIL_SET(nla_fw_set_create_nuclear_ball(&s, 2, 3, 1, 1e-9, 0),
+             "nla_fw_set_create_nuclear_ball", "max_iter");
+    FAIL_SET(nla_fw_set_create_nuclear_ball(&s, INT64_MAX / 2, 3, 1, 1e-9, 10),
+             "nla_fw_set_create_nuclear_ball", "m*n");
+    FAIL_SET(nla_fw_set_create_user(&s, 4, NULL, NULL), "nla_fw_set_create_user", "lmo");
 
-    EXPECT_EINVAL(nla_fw_objective_create_user(&o, 4, NULL, NULL),
-                  "nla_fw_objective_create_user", "f");
-    EXPECT_EINVAL(nla_fw_objective_create_lsq(&o, 4, 1, v, 3, v),
-                  "nla_fw_objective_create_lsq", "lda");
-    EXPECT_EINVAL(nla_fw_objective_create_lsq(&o, 0, 1, v, 3, v),
-                  "nla_fw_objective_create_lsq", "m");
-    EXPECT_EINVAL(nla_fw_objective_create_lsq(&o, 2, 2, v, 2, NULL),
-                  "nla_fw_objective_create_lsq", "b");
-    EXPECT_EINVAL(nla_fw_objective_create_lsq_band(&o, 4, 4, 1, 1, v, 2, v),
-                  "nla_fw_objective_create_lsq_band", "ldab");
-    EXPECT_EINVAL(nla_fw_objective_create_lsq_band(&o, 4, 4, -1, 1, v, 2, v),
-                  "nla_fw_objective_create_lsq_band", "kl");
-    EXPECT_EINVAL(nla_fw_objective_create_lsq_packed(&o, (nla_uplo)'X', 2, v, v),
-                  "nla_fw_objective_create_lsq_packed", "uplo");
-    EXPECT_EINVAL(nla_fw_objective_create_quad(&o, 2, v, 1, NULL),
-                  "nla_fw_objective_create_quad", "ldq");
-    EXPECT_EINVAL(nla_fw_objective_create_quad_packed(&o, NLA_UPPER, 2, NULL, NULL),
-                  "nla_fw_objective_create_quad_packed", "qp");
-    EXPECT_EINVAL(nla_fw_objective_create_quad_band(&o, 2, 1, v, 2, NULL),
-                  "nla_fw_objective_create_quad_band", "ldqb");
-    cr_assert_eq(o, sentinel_o);
+    FAIL_OBJ(nla_fw_objective_create_user(&o, 4, NULL, NULL),
+             "nla_fw_objective_create_user", "f");
+    FAIL_OBJ(nla_fw_objective_create_lsq(&o, 4, 1, v, 3, v),
+             "nla_fw_objective_create_lsq", "lda");
+    FAIL_OBJ(nla_fw_objective_create_lsq(&o, 0, 1, v, 3, v),
+             "nla_fw_objective_create_lsq", "m");
+    FAIL_OBJ(nla_fw_objective_create_lsq(&o, 2, 2, v, 2, NULL),
+             "nla_fw_objective_create_lsq", "b");
+    FAIL_OBJ(nla_fw_objective_create_lsq_band(&o, 4, 4, 1, 1, v, 2, v),
+             "nla_fw_objective_create_lsq_band", "ldab");
+    FAIL_OBJ(nla_fw_objective_create_lsq_band(&o, 4, 4, -1, 1, v, 2, v),
+             "nla_fw_objective_create_lsq_band", "kl");
+    FAIL_OBJ(nla_fw_objective_create_lsq_packed(&o, (nla_uplo)'X', 2, v, v),
+             "nla_fw_objective_create_lsq_packed", "uplo");
+    FAIL_OBJ(nla_fw_objective_create_quad(&o, 2, v, 1, NULL),
+             "nla_fw_objective_create_quad", "ldq");
+    FAIL_OBJ(nla_fw_objective_create_quad_packed(&o, NLA_UPPER, 2, NULL, NULL),
+             "nla_fw_objective_create_quad_packed", "qp");
+    FAIL_OBJ(nla_fw_objective_create_quad_band(&o, 2, 1, v, 2, NULL),
+             "nla_fw_objective_create_quad_band", "ldqb");
 
     EXPECT_EINVAL(nla_fw_options_create(NULL), "nla_fw_options_create", "opt");
     cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);

@@ -341,7 +341,7 @@ Test(nan, frank_wolfe_numeric_and_nonfinite_arguments, .init = setup)
         lo[i] = -1, hi[i] = 1;
     hi[5] = NAN;
     cr_assert_eq(nla_fw_set_create_box(&set, FN, lo, hi), NLA_EINVAL);
-    cr_assert_eq(set, sentinel, "set written on failure");
+    cr_assert_null(set, "set not NULL after a failed create (nla(3))");
     /* a start point with NaN is not feasible */
     cr_assert_eq(nla_fw_set_create_box(&set, FN, lo, lo), NLA_OK);
     cr_assert_eq(nla_fw_objective_create_quad(&obj, FN, q, FN, NULL), NLA_OK);
@@ -381,7 +381,7 @@ Test(limits, fft_sizes_near_int64_max)
                              "kind %d n %lld howmany %lld istride %lld: %s", kind,
                              (long long)d.n, (long long)d.howmany, (long long)d.istride,
                              nla_context_error(ctx));
-                cr_assert_eq(p, sentinel, "plan written on failure");
+                cr_assert_null(p, "plan not NULL after a failed create (nla(3))");
             }
 }
 
@@ -396,9 +396,10 @@ Test(limits, frank_wolfe_sizes_near_int64_max)
     cr_assert_eq(nla_fw_set_create_unit_simplex(&s, H / 8 + 1, 1.0), NLA_EINVAL);
     cr_assert_eq(nla_fw_set_create_ksparse(&s, H, H, 1.0), NLA_EINVAL);
     cr_assert_eq(nla_fw_set_create_nuclear_ball(&s, H, 2, 1.0, 1e-9, 10), NLA_EINVAL);
+    s = sentinel;
     cr_assert_eq(nla_fw_set_create_nuclear_ball(&s, (int64_t)1 << 31, (int64_t)1 << 31, 1.0,
                                                 1e-9, 10), NLA_EINVAL);
-    cr_assert_eq(s, sentinel);
+    cr_assert_null(s, "set not NULL after a failed create (nla(3))");
     cr_assert_eq(nla_fw_objective_create_lsq(&o, 2, H, a, 2, b), NLA_EINVAL);
     cr_assert_eq(nla_fw_objective_create_lsq(&o, H, 2, a, H, b), NLA_EINVAL);
     cr_assert_eq(nla_fw_objective_create_lsq(&o, 2, 2, a, H / 2, b), NLA_EINVAL);
@@ -412,8 +413,9 @@ Test(limits, frank_wolfe_sizes_near_int64_max)
                  NLA_EINVAL);
     cr_assert_eq(nla_fw_objective_create_quad_band(&o, 2, H / 2, a, H, NULL), NLA_EINVAL);
     cr_assert_eq(nla_fw_objective_create_quad_band(&o, H, 1, a, 3, NULL), NLA_EINVAL);
+    o = osent;
     cr_assert_eq(nla_fw_objective_create_user(&o, H, NULL, NULL), NLA_EINVAL);
-    cr_assert_eq(o, osent);
+    cr_assert_null(o, "objective not NULL after a failed create (nla(3))");
 }
 
 /* ---------------------------------------------------- allocation failure */

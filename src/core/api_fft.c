@@ -183,6 +183,8 @@ static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_de
     nla_exec ex;
     nla_status s;
 
+    if (plan)
+        *plan = NULL; /* a handle output is NULL after any failure (nla(3)) */
     if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "desc", desc, 1) ||
         nla_chk_ptr(&ck, "plan", plan, 1) || chk_desc(&ck, desc, &r))
         return ck.status;
@@ -228,6 +230,8 @@ NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_directio
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
     nla_fft_desc d;
 
+    if (plan)
+        *plan = NULL; /* a handle output is NULL after any failure (nla(3)) */
     /* name this routine's own arguments, not the descriptor built from them */
     if (nla_chk_ctx(&ck, ctx))
         return ck.status;

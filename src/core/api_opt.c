@@ -56,6 +56,11 @@ static int chk_cpu(nla_check *ck, nla_context *ctx, int np, const void *const *p
     return 0;
 }
 
+/* A create function's handle output: NULL after any failure (nla(3)), so it is
+   cleared before anything is checked. */
+#define chk_out(ck, name, out) ((out) ? (void)(*(out) = NULL) : (void)0, \
+                                nla_chk_ptr((ck), (name), (out), 1))
+
 static nla_status nomem(const char *fn)
 {
     return nla_fail(NULL, NLA_ENOMEM, fn, "cannot allocate the object");
@@ -83,7 +88,7 @@ static nla_status radius_set(nla_fw_set **set, const char *fn, fw_set_kind kind,
                              int64_t n, double r)
 {
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
-    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+    if (chk_out(&ck, "set", set) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
         chk_real(&ck, "r", r, 0))
         return ck.status;
     return set_new(set, fn, kind, n, r);
@@ -117,7 +122,7 @@ NLA_API nla_status nla_fw_set_create_box(nla_fw_set **set, int64_t n, const doub
     nla_fw_set *s = NULL;
     nla_status st;
 
-    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+    if (chk_out(&ck, "set", set) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
         nla_chk_ptr(&ck, "lo", lo, 1) || nla_chk_ptr(&ck, "hi", hi, 1))
         return ck.status;
     for (int64_t i = 0; i < n; i++) {
@@ -152,7 +157,7 @@ NLA_API nla_status nla_fw_set_create_ksparse(nla_fw_set **set, int64_t n, int64_
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
     nla_status st;
 
-    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+    if (chk_out(&ck, "set", set) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
         chk_pos(&ck, "k", k) || chk_real(&ck, "r", r, 0))
         return ck.status;
     if (k > n)
@@ -170,7 +175,7 @@ NLA_API nla_status nla_fw_set_create_nuclear_ball(nla_fw_set **set, int64_t m, i
     nla_status st;
     int64_t mn;
 
-    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
+    if (chk_out(&ck, "set", set) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
         chk_real(&ck, "r", r, 0) || chk_pos(&ck, "max_iter", max_iter))
         return ck.status;
     if (nla_mul_overflows(m, n, &mn) || chk_len(&ck, "m*n", mn))
@@ -194,7 +199,7 @@ NLA_API nla_status nla_fw_set_create_user(nla_fw_set **set, int64_t n, nla_fw_lm
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
     nla_status st;
 
-    if (nla_chk_ptr(&ck, "set", set, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+    if (chk_out(&ck, "set", set) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
         nla_chk_ptr(&ck, "lmo", (const void *)(uintptr_t)lmo, 1))
         return ck.status;
     if ((st = set_new(set, fn, FW_SET_USER, n, 1.0)) == NLA_OK) {
@@ -276,7 +281,7 @@ NLA_API nla_status nla_fw_objective_create_user(nla_fw_objective **obj, int64_t 
     nla_status st;
 
     memset(&none, 0, sizeof none);
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
+    if (chk_out(&ck, "obj", obj) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
         nla_chk_ptr(&ck, "f", (const void *)(uintptr_t)f, 1))
         return ck.status;
     if ((st = obj_new(obj, fn, FW_OBJ_USER, n, none)) == NLA_OK) {
@@ -326,7 +331,7 @@ NLA_API nla_status nla_fw_objective_create_lsq(nla_fw_objective **obj, int64_t m
     static const char fn[] = "nla_fw_objective_create_lsq";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
 
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
+    if (chk_out(&ck, "obj", obj) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
         nla_chk_ld(&ck, "lda", lda, "max(1,m)", m) || nla_chk_ptr(&ck, "a", a, 1) ||
         nla_chk_ptr(&ck, "b", b, 1) ||
         nla_chk_matrix_extent(&ck, "a", m, n, lda, sizeof(double)) ||
@@ -343,7 +348,7 @@ NLA_API nla_status nla_fw_objective_create_lsq_band(nla_fw_objective **obj, int6
     static const char fn[] = "nla_fw_objective_create_lsq_band";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
 
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
+    if (chk_out(&ck, "obj", obj) || chk_pos(&ck, "m", m) || chk_pos(&ck, "n", n) ||
         nla_chk_nonneg(&ck, "kl", kl) || nla_chk_nonneg(&ck, "ku", ku) ||
         nla_chk_ldab(&ck, ldab, kl, ku) || nla_chk_ptr(&ck, "ab", ab, 1) ||
         nla_chk_ptr(&ck, "b", b, 1) ||
@@ -360,7 +365,7 @@ NLA_API nla_status nla_fw_objective_create_lsq_packed(nla_fw_objective **obj,
     static const char fn[] = "nla_fw_objective_create_lsq_packed";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
 
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || nla_chk_uplo(&ck, "uplo", uplo) ||
+    if (chk_out(&ck, "obj", obj) || nla_chk_uplo(&ck, "uplo", uplo) ||
         chk_pos(&ck, "n", n) || nla_chk_ptr(&ck, "ap", ap, 1) ||
         nla_chk_ptr(&ck, "b", b, 1) || nla_chk_packed_extent(&ck, "ap", n, sizeof(double)))
         return ck.status;
@@ -374,7 +379,7 @@ NLA_API nla_status nla_fw_objective_create_quad(nla_fw_objective **obj, int64_t 
     static const char fn[] = "nla_fw_objective_create_quad";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
 
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "n", n) ||
+    if (chk_out(&ck, "obj", obj) || chk_pos(&ck, "n", n) ||
         nla_chk_ld(&ck, "ldq", ldq, "max(1,n)", n) || nla_chk_ptr(&ck, "q", q, 1) ||
         nla_chk_matrix_extent(&ck, "q", n, n, ldq, sizeof(double)))
         return ck.status;
@@ -388,7 +393,7 @@ NLA_API nla_status nla_fw_objective_create_quad_packed(nla_fw_objective **obj,
     static const char fn[] = "nla_fw_objective_create_quad_packed";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
 
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || nla_chk_uplo(&ck, "uplo", uplo) ||
+    if (chk_out(&ck, "obj", obj) || nla_chk_uplo(&ck, "uplo", uplo) ||
         chk_pos(&ck, "n", n) || nla_chk_ptr(&ck, "qp", qp, 1) ||
         nla_chk_packed_extent(&ck, "qp", n, sizeof(double)))
         return ck.status;
@@ -402,7 +407,7 @@ NLA_API nla_status nla_fw_objective_create_quad_band(nla_fw_objective **obj, int
     static const char fn[] = "nla_fw_objective_create_quad_band";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
 
-    if (nla_chk_ptr(&ck, "obj", obj, 1) || chk_pos(&ck, "n", n) ||
+    if (chk_out(&ck, "obj", obj) || chk_pos(&ck, "n", n) ||
         nla_chk_nonneg(&ck, "k", k))
         return ck.status;
     if (k > (INT64_MAX - 1) / 2 || ldqb < 2 * k + 1)
@@ -450,7 +455,7 @@ NLA_API nla_status nla_fw_options_create(nla_fw_options **opt)
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
     nla_fw_options *o;
 
-    if (nla_chk_ptr(&ck, "opt", opt, 1))
+    if (chk_out(&ck, "opt", opt))
         return ck.status;
     if (!(o = malloc(sizeof *o)))
         return nomem(fn);

@@ -66,6 +66,7 @@ NLA_API nla_status nla_context_create(nla_context **ctx, nla_backend backend)
 
     if (!ctx)
         return nla_fail(NULL, NLA_EINVAL, "nla_context_create", "ctx is NULL");
+    *ctx = NULL; /* a handle output is NULL after any failure (nla(3)) */
     if (backend != NLA_BACKEND_AUTO && backend != NLA_BACKEND_CPU &&
         backend != NLA_BACKEND_CUDA)
         return nla_fail(NULL, NLA_EINVAL, "nla_context_create",
@@ -277,6 +278,8 @@ NLA_API nla_status nla_malloc(nla_context *ctx, void **ptr, size_t bytes)
 {
     nla_status s;
     nla_exec ex;
+    if (ptr)
+        *ptr = NULL; /* a handle output is NULL after any failure (nla(3)) */
     if (!ctx)
         return nla_fail(NULL, NLA_EINVAL, "nla_malloc", "ctx is NULL");
     if (!ptr)

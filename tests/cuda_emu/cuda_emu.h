@@ -763,6 +763,20 @@ inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void
     a->type = emu::is_device(p) ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
     return cudaSuccess;
 }
+/* Resident blocks per multiprocessor: the emulation knows no registers, so
+   only sm_90's thread (2048), block (32) and shared-memory (228 KiB) limits
+   apply; EMU_OCCUPANCY=n answers n instead (a kernel the register file
+   holds fewer times). */
+template <typename F>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, F *, int block, size_t smem)
+{
+    if (block < 1 || block > 1024) return cudaErrorInvalidValue;
+    const char *e = getenv("EMU_OCCUPANCY");
+    int n = std::min(32, 2048 / block);
+    if (smem) n = std::min<int>(n, (int)((size_t)228 * 1024 / (smem + 1024)));
+    *nb = e && *e ? atoi(e) : n;
+    return cudaSuccess;
+}
 template <typename F> inline cudaError_t cudaFuncSetAttribute(F *fn, cudaFuncAttribute, int v)
 {
     if (v > 227 * 1024) return cudaErrorInvalidValue;

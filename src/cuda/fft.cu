@@ -221,6 +221,7 @@ __device__ __forceinline__ void block_fft(cpx<R> (&v)[E], cpx<R> *sm, int t, int
 template <typename R, int E>
 __global__ void __launch_bounds__(kMaxThreads, 2) fft_pass_kernel(const PassArgs<R> a)
 {
+    NLA_BOUNDS(kMaxThreads);
     NLA_EXTERN_SHARED(unsigned char, fft_smem);
     cpx<R> *sm = reinterpret_cast<cpx<R> *>(fft_smem);
     const int logQ = a.logL - a.logE, Q = 1 << logQ;

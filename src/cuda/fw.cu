@@ -131,6 +131,7 @@ lmo_part(int64_t n, nla_fw_dev_set set, double r, const double *__restrict__ g,
          const double *__restrict__ x, const double *__restrict__ lo,
          const double *__restrict__ hi, double *__restrict__ v, double *__restrict__ P)
 {
+    NLA_BOUNDS(FW_THREADS);
     __shared__ double sh[FW_THREADS];
     __shared__ int64_t shi[FW_THREADS];
     const int64_t stride = (int64_t)gridDim.x * FW_THREADS;
@@ -257,6 +258,7 @@ dir_part(int64_t n, int64_t rows, int quad, const Scal *S, const double *__restr
          const double *__restrict__ v, const double *__restrict__ mv,
          const double *__restrict__ w, double *__restrict__ md, double *__restrict__ P)
 {
+    NLA_BOUNDS(FW_THREADS);
     __shared__ double sh[FW_THREADS];
     const int64_t stride = (int64_t)gridDim.x * FW_THREADS, len = n > rows ? n : rows;
     const int64_t idx = S->idx;
@@ -374,6 +376,7 @@ eval(int64_t rows, int quad, const double *__restrict__ x, const double *__restr
      const double *__restrict__ b, const double *__restrict__ c, double *__restrict__ res,
      double *__restrict__ g, double *__restrict__ Pf)
 {
+    NLA_BOUNDS(FW_THREADS);
     __shared__ double sh[FW_THREADS];
     const int64_t stride = (int64_t)gridDim.x * FW_THREADS;
     double s0 = 0, s1 = 0;

@@ -241,6 +241,7 @@ struct DmmaSlab {
 template <class Cfg, bool TA, bool TB, int VEC, bool K16>
 __global__ void __launch_bounds__(Cfg::THREADS, 1) dgemm_mma_kernel(GemmArgs<double> p)
 {
+    NLA_BOUNDS(Cfg::THREADS);
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, WM = Cfg::WM, WN = Cfg::WN;
     constexpr int STAGES = Cfg::STAGES;
     constexpr int MT = WM / 16, NT = WN / 8;
@@ -435,6 +436,7 @@ struct SimtSlab {
 template <typename T, class Cfg, bool TA, bool TB, bool VEC>
 __global__ void __launch_bounds__(Cfg::THREADS, Cfg::MIN_BLOCKS) gemm_simt_kernel(GemmArgs<T> p)
 {
+    NLA_BOUNDS(Cfg::THREADS);
     constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, PA = Cfg::PA, PB = Cfg::PB;
     using SlabA = SimtSlab<Cfg, T, TA, BM, VEC>;
     using SlabB = SimtSlab<Cfg, T, !TB, BN, VEC>;

@@ -1,6 +1,6 @@
 /*
  * launch.cuh - how the kernel files launch kernels and declare dynamic
- * shared memory.  The CPU emulation of the kernels (tests/cuda_emu)
+ * shared memory, and how a kernel states its launch bounds.  The CPU emulation of the kernels (tests/cuda_emu)
  * defines both hooks first; plain CUDA otherwise.
  */
 #ifndef NLA_CUDA_LAUNCH_CUH
@@ -11,6 +11,13 @@
 #endif
 #ifndef NLA_EXTERN_SHARED
 #define NLA_EXTERN_SHARED(T, name) extern __shared__ __align__(16) T name[]
+#endif
+/* A kernel declared __launch_bounds__(N, ...) opens its body with
+   NLA_BOUNDS(N): nothing on a GPU, which refuses a larger block at launch;
+   the emulation refuses it the same way (tests/check-cuda-emu.sh checks
+   that every such kernel has it). */
+#ifndef NLA_BOUNDS
+#define NLA_BOUNDS(n) ((void)0)
 #endif
 
 #endif

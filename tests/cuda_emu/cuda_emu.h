@@ -36,17 +36,14 @@
  *    There are no warp-synchronous semantics: code that relies on the 32
  *    lanes of a warp running in lock step (without __syncwarp/shuffles)
  *    is not modelled.  Atomics, fences and cooperative groups are not
- *    provided (code using them does not compile).  Streams and events are
- *    tokens: every call completes before it returns, except one (below).
- *  - Pageable host-to-device cudaMemcpy: as CUDA allows, the data is taken
- *    at the call but reaches the device only later, on the legacy default
- *    stream: at the next synchronization with it (cudaStreamSynchronize of
- *    stream 0 or of a blocking stream, cudaDeviceSynchronize, cudaFree,
- *    cudaFreeHost, another cudaMemcpy, work queued on stream 0 or a
- *    blocking stream).  Work on a cudaStreamNonBlocking stream does not
- *    wait for it, so a kernel there that reads the destination without
- *    such a synchronization reads the old contents (NaN) and a test fails.
- *    EMU_PAGEABLE=now lands the copy at the call.
+ *    provided (code using them does not compile).
+ *  - Streams are queues (cuda_emu_runtime.h has the rules): a launch, an
+ *    asynchronous copy or an event record runs only when something waits
+ *    for it, a cudaStreamNonBlocking stream runs out of order with respect
+ *    to the legacy stream, and a copy from pageable memory is taken at the
+ *    call but lands later.  A missing synchronization leaves the host or
+ *    another stream reading stale data (NaN) and a test fails.
+ *    EMU_STREAMS=now runs everything at the call.
  *  - Warp shuffles (__shfl_sync, __shfl_down_sync, __shfl_xor_sync, full
  *    mask only): a warp-collective operation like mma.sync below, so all
  *    32 lanes must reach it; the result is the hardware's, including a
@@ -75,7 +72,10 @@
  *  - Launch limits: at most 1024 threads and blockDim.z <= 64, gridDim.y/z
  *    <= 65535, gridDim.x < 2^31, dynamic shared memory <= 48 KiB unless
  *    cudaFuncSetAttribute(MaxDynamicSharedMemorySize) raised it (<= 227 KiB,
- *    sm_90).  __launch_bounds__ is not checked.
+ *    sm_90).  A block larger than the kernel's __launch_bounds__ (stated
+ *    again by NLA_BOUNDS at the top of its body, src/cuda/launch.cuh) is an
+ *    error, as the GPU refuses that launch.  Registers and static shared
+ *    memory are checked in the compiled plugin (tests/check-cuda-sass.sh).
  *  - Vector types have CUDA's alignment (double2, float4: 16 bytes; float2:
  *    8); __ldg checks its pointer's alignment, and in the --enable-sanitizers
  *    build UBSan's alignment check stops at any other misaligned vector
@@ -86,11 +86,12 @@
  *    with "EMU ERROR: ..." on stderr.
  *  - The runtime calls of the plugin's glue (src/cuda/plugin.cu), for the
  *    emulated plugin tests/libnla-cuda-emu.so: pinned memory is host
- *    memory, cudaMemcpy2DAsync copies row by row, cudaMalloc of more than
- *    141 GiB fails with cudaErrorMemoryAllocation, and
- *    cudaPointerGetAttributes says "device" for addresses inside a
- *    cudaMalloc block (tracked; cudaFree of anything else is an error).
- *    The emulation keeps global state and is for one host thread.
+ *    memory (tracked, for the copy rules), cudaMemcpy2DAsync copies row by
+ *    row, cudaMalloc of more than 141 GiB fails with
+ *    cudaErrorMemoryAllocation, and cudaPointerGetAttributes says "device"
+ *    for addresses inside a cudaMalloc block (tracked; cudaFree of anything
+ *    else is an error).  The emulation keeps global state and is for one
+ *    host thread.
  *  - Under AddressSanitizer, fiber switches are announced to ASan
  *    (__sanitizer_start/finish_switch_fiber), so ASan follows the stacks.
  *
@@ -135,6 +136,7 @@
 #define __align__(n) __attribute__((aligned(n)))
 #define __shared__ static
 #define NLA_EXTERN_SHARED(T, name) T *name = reinterpret_cast<T *>(emu::dyn_smem())
+#define NLA_BOUNDS(n) emu::bounds(n)
 
 using std::fma;
 
@@ -274,6 +276,16 @@ inline void resume(Fiber &f)
 }
 
 inline void syncthreads() { yield(AT_BLOCK); }
+/* NLA_BOUNDS(n): the block may not exceed the kernel's __launch_bounds__ */
+inline void bounds(unsigned n)
+{
+    Ctx &c = ctx();
+    const unsigned nt = c.bdim.x * c.bdim.y * c.bdim.z;
+    if (nt > n) {
+        fprintf(stderr, "block of %u threads, kernel bounded to %u\n", nt, n);
+        fail("block larger than the kernel's __launch_bounds__ (a GPU refuses the launch)");
+    }
+}
 inline void syncwarp_collective() { yield(AT_WARP); }
 
 inline bool cpasync_deferred()
@@ -420,15 +432,21 @@ inline void banner()
     printf("[cuda_emu] kernels run on a CPU emulation of CUDA (tests/cuda_emu/cuda_emu.h), not on a GPU: "
            "EMU_ORDER=%s", orders[order_mode()]);
     if (order_mode() == 2) printf(" EMU_SEED=%u", ctx().seed);
-    printf(" EMU_CPASYNC=%s\n", cpasync_deferred() ? "wait" : "now");
+    printf(" EMU_CPASYNC=%s EMU_STREAMS=%s\n", cpasync_deferred() ? "wait" : "now",
+           getenv("EMU_STREAMS") && !strcmp(getenv("EMU_STREAMS"), "now") ? "now" : "queue");
     fflush(stdout);
 }
+
+/* The grid runs when its stream's queue reaches it (cuda_emu_runtime.h); the
+   configuration is checked at the launch, as cudaGetLastError reports it. */
+inline bool enqueue(cudaStream_t st, std::function<void()> work);
 
 template <typename F>
 struct Launcher {
     F *fn;
     dim3 grid, block;
     size_t smem;
+    cudaStream_t st;
     template <typename... Args> void operator()(Args... args)
     {
         Ctx &c = ctx();
@@ -441,9 +459,17 @@ struct Launcher {
         auto it = c.smem_limit.find((const void *)fn);
         if (it != c.smem_limit.end()) lim = it->second;
         if (smem > (size_t)lim) { fprintf(stderr, "dynamic smem %zu > limit %d\n", smem, lim); fail("smem"); }
-        KernelFn k;
         F *f = fn;
-        k.f = [f, args...]() { f(args...); };
+        const dim3 g = grid, b = block;
+        const size_t sm = smem;
+        if (!enqueue(st, [f, g, b, sm, args...]() { run_grid([f, args...]() { f(args...); }, g, b, sm); }))
+            c.err = cudaErrorInvalidResourceHandle;
+    }
+    static void run_grid(std::function<void()> body, dim3 grid, dim3 block, size_t smem)
+    {
+        Ctx &c = ctx();
+        KernelFn k;
+        k.f = std::move(body);
         c.bdim = block;
         c.gdim = grid;
         /* block order: EMU_ORDER (blocks are independent on a GPU) */
@@ -460,7 +486,7 @@ struct Launcher {
         }
     }
 };
-template <typename F> Launcher<F> launch(F *fn, dim3 g, dim3 b, size_t smem) { return Launcher<F>{fn, g, b, smem}; }
+template <typename F> Launcher<F> launch(F *fn, dim3 g, dim3 b, size_t smem, cudaStream_t st) { return Launcher<F>{fn, g, b, smem, st}; }
 
 /* Warp-collective f64 MMA (mma.sync.aligned.{m16n8k16,m8n8k4}.row.col.f64):
    every lane deposits its fragments, then computes its own accumulators
@@ -574,212 +600,11 @@ template <typename T> inline T __ldg(const T *p)
     return *p;
 }
 
-#define NLA_LAUNCH(kern, grid, block, smem, st) emu::on_stream(st), emu::launch(kern, dim3(grid), dim3(block), (smem))
+#define NLA_LAUNCH(kern, grid, block, smem, st) emu::launch(kern, dim3(grid), dim3(block), (smem), (st))
 #define threadIdx (emu::cur()->tid)
 #define blockIdx (emu::ctx().block)
 #define blockDim (emu::ctx().bdim)
 #define gridDim (emu::ctx().gdim)
 inline void __syncthreads() { emu::syncthreads(); }
 
-namespace emu {
-/* device allocations: base -> bytes, for cudaPointerGetAttributes */
-inline std::map<uintptr_t, size_t> &allocs() { static std::map<uintptr_t, size_t> m; return m; }
-/* the streams created and not yet destroyed (each its own token); 0 and
-   the legacy and per-thread handles (1, 2) are always valid */
-inline std::map<uintptr_t, int> &streams() { static std::map<uintptr_t, int> m; return m; }
-
-/* pageable host-to-device copies taken but not yet landed (see the header) */
-struct pending_copy { void *dst; std::vector<char> data; };
-inline std::vector<pending_copy> &pending() { static std::vector<pending_copy> v; return v; }
-inline void land_pending()
-{
-    for (pending_copy &c : pending()) memcpy(c.dst, c.data.data(), c.data.size());
-    pending().clear();
-}
-/* work on stream s waits for the legacy stream's: 0, the legacy and
-   per-thread handles, and the streams created blocking */
-inline bool syncs_with_legacy(cudaStream_t s)
-{
-    uintptr_t u = (uintptr_t)s;
-    return u <= 2 || (streams().count(u) && !(streams()[u] & 1 /* cudaStreamNonBlocking */));
-}
-inline void on_stream(cudaStream_t s)
-{
-    if (syncs_with_legacy(s)) land_pending();
-}
-inline cudaError_t stream_check(cudaStream_t s)
-{
-    uintptr_t u = (uintptr_t)s;
-    return u <= 2 || streams().count(u) ? cudaSuccess : cudaErrorInvalidResourceHandle;
-}
-inline bool is_device(const void *p)
-{
-    auto &m = allocs();
-    auto it = m.upper_bound((uintptr_t)p);
-    if (it == m.begin()) return false;
-    --it;
-    return (uintptr_t)p < it->first + (it->second ? it->second : 1);
-}
-} /* namespace emu */
-
-inline cudaError_t cudaMalloc(void **p, size_t n)
-{
-    /* an H200 holds 141 GB: more is out of memory, as on the device */
-    if (n > ((size_t)141 << 30)) return *p = nullptr, cudaErrorMemoryAllocation;
-    *p = aligned_alloc(256, ((n ? n : 1) + 255) & ~(size_t)255);
-    if (!*p) return cudaErrorMemoryAllocation;
-    memset(*p, 0xff, n);
-    emu::allocs()[(uintptr_t)*p] = n;
-    return cudaSuccess;
-}
-template <typename T> inline cudaError_t cudaMalloc(T **p, size_t n) { return cudaMalloc((void **)p, n); }
-inline cudaError_t cudaFree(void *p)
-{
-    emu::land_pending();   /* cudaFree synchronizes the device */
-    if (!p) return cudaSuccess;
-    if (!emu::allocs().erase((uintptr_t)p)) emu::fail("cudaFree of a pointer cudaMalloc did not return");
-    free(p);
-    return cudaSuccess;
-}
-/* n == 0 is valid in CUDA, with any pointers (memmove/memset want non-null) */
-inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind k)
-{
-    static const bool now = getenv("EMU_PAGEABLE") && !strcmp(getenv("EMU_PAGEABLE"), "now");
-    bool h2d = k == cudaMemcpyHostToDevice ||
-               (k == cudaMemcpyDefault && emu::is_device(d) && !emu::is_device(s));
-    if (n && h2d && !now) {   /* taken now, landed later (the header) */
-        emu::pending().push_back({ d, std::vector<char>((const char *)s, (const char *)s + n) });
-        return cudaSuccess;
-    }
-    emu::land_pending();
-    if (n) memmove(d, s, n);
-    return cudaSuccess;
-}
-inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t st = 0)
-{
-    if (emu::stream_check(st) != cudaSuccess) return cudaErrorInvalidResourceHandle;
-    emu::on_stream(st);
-    if (n) memmove(d, s, n);
-    return cudaSuccess;
-}
-inline cudaError_t cudaMemset(void *d, int v, size_t n) { if (n) memset(d, v, n); return cudaSuccess; }
-inline cudaError_t cudaGetLastError() { cudaError_t e = emu::ctx().err; emu::ctx().err = cudaSuccess; return e; }
-inline cudaError_t cudaPeekAtLastError() { return emu::ctx().err; }
-inline cudaError_t cudaDeviceSynchronize() { emu::land_pending(); return cudaSuccess; }
-inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
-{
-    if (emu::stream_check(s) != cudaSuccess) return cudaErrorInvalidResourceHandle;
-    emu::on_stream(s);
-    return cudaSuccess;
-}
-inline cudaError_t cudaGetDevice(int *d) { *d = 0; return cudaSuccess; }
-inline cudaError_t cudaGetDeviceCount(int *n) { *n = 1; return cudaSuccess; }
-#define CUDART_VERSION 13000
-inline cudaError_t cudaDriverGetVersion(int *v) { *v = 13000; return cudaSuccess; }
-inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int)
-{
-    *v = a == cudaDevAttrMultiProcessorCount ? (getenv("EMU_SMS") ? atoi(getenv("EMU_SMS")) : 132)
-       : a == cudaDevAttrComputeCapabilityMajor ? 9 : 0;
-    return cudaSuccess;
-}
-inline const char *cudaGetErrorString(cudaError_t e)
-{
-    switch (e) {
-    case cudaSuccess: return "no error";
-    case cudaErrorInvalidValue: return "invalid argument";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
-    case cudaErrorInsufficientDriver: return "CUDA driver version is insufficient for CUDA runtime version";
-    case cudaErrorNotSupported: return "operation not supported";
-    case cudaErrorLaunchFailure: return "unspecified launch failure";
-    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
-    }
-    return "unknown error";
-}
-inline const char *cudaGetErrorName(cudaError_t e)
-{
-    switch (e) {
-    case cudaSuccess: return "cudaSuccess";
-    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
-    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
-    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
-    case cudaErrorInsufficientDriver: return "cudaErrorInsufficientDriver";
-    case cudaErrorNotSupported: return "cudaErrorNotSupported";
-    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
-    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
-    }
-    return "cudaErrorUnknown";
-}
-
-/* The runtime calls of the plugin's glue (src/cuda/plugin.cu), for the
-   emulated plugin (tests/libnla-cuda-emu.so): one device of compute
-   capability 9.0; streams and events are tokens (every call completes
-   when it returns), a stream one of its own that synchronize, memcpy and
-   destroy check (emu::stream_check: an unknown or destroyed one is an
-   invalid handle); pinned memory is host memory; a pointer is device
-   memory when it lies in a cudaMalloc block. */
-struct CUevent_st { int dummy; };
-typedef struct CUevent_st *cudaEvent_t;
-enum { cudaStreamNonBlocking = 1, cudaHostAllocDefault = 0, cudaEventDisableTiming = 2 };
-enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2, cudaMemoryTypeManaged = 3 };
-struct cudaPointerAttributes { cudaMemoryType type; int device; void *devicePointer, *hostPointer; };
-inline cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : cudaErrorInvalidValue; }
-inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags)
-{
-    *s = reinterpret_cast<struct CUstream_st *>(new char[1]);
-    emu::streams()[(uintptr_t)*s] = (int)flags;
-    return cudaSuccess;
-}
-inline cudaError_t cudaStreamDestroy(cudaStream_t s)
-{
-    if (!emu::streams().erase((uintptr_t)s)) return cudaErrorInvalidResourceHandle;
-    delete[] reinterpret_cast<char *>(s);
-    return cudaSuccess;
-}
-inline cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned *f)
-{
-    if (emu::stream_check(s) != cudaSuccess) return cudaErrorInvalidResourceHandle;
-    *f = (uintptr_t)s <= 2 ? 0 : (unsigned)emu::streams()[(uintptr_t)s];
-    return cudaSuccess;
-}
-inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned) { *e = new CUevent_st(); return cudaSuccess; }
-inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-inline cudaError_t cudaEventDestroy(cudaEvent_t e) { delete e; return cudaSuccess; }
-inline cudaError_t cudaHostAlloc(void **p, size_t n, unsigned) { *p = malloc(n ? n : 1); return *p ? cudaSuccess : cudaErrorMemoryAllocation; }
-inline cudaError_t cudaFreeHost(void *p) { emu::land_pending(); free(p); return cudaSuccess; }
-inline cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *s, size_t spitch, size_t width, size_t rows,
-                                     cudaMemcpyKind, cudaStream_t st = 0)
-{
-    if (width > dpitch || width > spitch) return cudaErrorInvalidValue;
-    if (emu::stream_check(st) != cudaSuccess) return cudaErrorInvalidResourceHandle;
-    emu::on_stream(st);
-    for (size_t r = 0; r < rows; r++) memmove((char *)d + r * dpitch, (const char *)s + r * spitch, width);
-    return cudaSuccess;
-}
-inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes *a, const void *p)
-{
-    memset(a, 0, sizeof *a);
-    a->type = emu::is_device(p) ? cudaMemoryTypeDevice : cudaMemoryTypeUnregistered;
-    return cudaSuccess;
-}
-/* Resident blocks per multiprocessor: the emulation knows no registers, so
-   only sm_90's thread (2048), block (32) and shared-memory (228 KiB) limits
-   apply; EMU_OCCUPANCY=n answers n instead (a kernel the register file
-   holds fewer times). */
-template <typename F>
-inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *nb, F *, int block, size_t smem)
-{
-    if (block < 1 || block > 1024) return cudaErrorInvalidValue;
-    const char *e = getenv("EMU_OCCUPANCY");
-    int n = std::min(32, 2048 / block);
-    if (smem) n = std::min<int>(n, (int)((size_t)228 * 1024 / (smem + 1024)));
-    *nb = e && *e ? atoi(e) : n;
-    return cudaSuccess;
-}
-template <typename F> inline cudaError_t cudaFuncSetAttribute(F *fn, cudaFuncAttribute, int v)
-{
-    if (v > 227 * 1024) return cudaErrorInvalidValue;
-    emu::ctx().smem_limit[(const void *)fn] = v;
-    return cudaSuccess;
-}
+#include "cuda_emu_runtime.h"

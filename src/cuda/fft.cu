@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(kMaxThreads, 2) fft_pass_kernel(const PassArgs
     const int logQ = a.logL - a.logE, Q = 1 << logQ;
     const int logncols = a.logN - a.logL;
     /* thread -> (unit t, element row j); unit -> (batch b, column col).
-       Recomputed after the FFT rather than kept live across it. */
+       Recomputed where needed rather than kept live. */
     auto coords = [&](int *t, int *j, int64_t *b, int64_t *col) {
         const int tid = threadIdx.x;
         if (a.tfast) {
@@ -265,15 +265,28 @@ __global__ void __launch_bounds__(kMaxThreads, 2) fft_pass_kernel(const PassArgs
         /* w_{Ns*L}^(r*(col%Ns)) = w_N^(r*(col%Ns)*N/(Ns*L)) */
         const int64_t cm = col & (((int64_t)1 << a.logNs) - 1);
         const int shift = a.logN - a.logNs - a.logL;
-        const int64_t lomask = ((int64_t)1 << a.lo_bits) - 1;
+        /* m_e = ((j + e*Q)*cm) << shift, stepped by D = (Q*cm) << shift in
+           32-bit halves hi = m >> lo_bits and lo = m & lomask: no 64-bit
+           product per element is live next to v[] (lo_bits and logN - lo_bits
+           are at most 31 for any N the device holds) */
+        const unsigned lomask = (1u << a.lo_bits) - 1;
+        const int64_t m0 = ((int64_t)j * cm) << shift, D = ((int64_t)Q * cm) << shift;
+        unsigned lo = (unsigned)m0 & lomask, hi = (unsigned)(m0 >> a.lo_bits);
+        const unsigned dlo = (unsigned)D & lomask, dhi = (unsigned)(D >> a.lo_bits);
 #pragma unroll
         for (int e = 0; e < E; e++) {
-            int64_t m = ((int64_t)(j + e * Q) * cm) << shift;
-            cpx<R> w = cmul(ldc(a.tw_hi + (m >> a.lo_bits)), ldc(a.tw_lo + (m & lomask)));
-            v[e] = cmul(v[e], w);
+            if (e > 0) {
+                lo += dlo;
+                hi += dhi + (lo >> a.lo_bits);
+                lo &= lomask;
+            }
+            v[e] = cmul(v[e], cmul(ldc(a.tw_hi + hi), ldc(a.tw_lo + lo)));
         }
     }
 
+    /* t and j again rather than live across the twiddles (the double E = 8
+       kernel spilled 32 bytes under its 64-register cap before both changes) */
+    coords(&t, &j, &b, &col);
     block_fft<R, E>(v, sm, t, j, a);
 
     active = coords(&t, &j, &b, &col);

@@ -7,7 +7,9 @@
 #         available with the plugin's own reason (no driver / no device),
 #         AUTO resolves to the CPU, and NLA_BACKEND=cuda is refused with
 #         that reason;
-#       * with a device: `nla info` reports cuda available.
+#       * with a device: `nla info` reports cuda available;
+#       * either way `nla info` names the CUDA runtime and the driver the
+#         plugin needs.
 # Run by make check (NLA_BUILDDIR, NLA_WITH_CUDA, NLA_CUDA_PLUGIN set).
 b=${NLA_BUILDDIR:-.}
 lib="$b/.libs/libnla.so"
@@ -37,6 +39,11 @@ echo "ok: it links the CUDA runtime statically, and neither cuBLAS nor cuFFT"
 info=$(env -u NLA_BACKEND NLA_PLUGIN_PATH="$plugin" "$nla" info) || fail "nla info failed"
 line=$(echo "$info" | grep '^  cuda ')
 echo "nla info: $line"
+# the driver this build's plugin needs (issue 38)
+echo "$info" | grep -q "this build's plugin: CUDA [0-9.]* runtime" ||
+    fail "nla info does not say which CUDA runtime (and driver) the plugin needs"
+echo "$info" | grep -q "driver R[0-9]* or newer\|driver for CUDA" ||
+    fail "nla info does not name the driver the plugin needs"
 if echo "$line" | grep -q 'cuda  available'; then
     echo "$info" | grep -q '^  auto  -> cuda' || fail "a device is present, but AUTO is not cuda"
     echo "ok: a CUDA device is present; the plugin reports it available"

@@ -86,7 +86,7 @@ step() { # name status detail
     echo "== $1: $2${3:+ ($3)}"
 }
 
-echo "== device"
+echo "== device (the plugin links the CUDA 13 runtime statically: it needs driver R580 or newer)"
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm --format=csv,noheader || true
 else

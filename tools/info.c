@@ -14,6 +14,19 @@ static void print_backend(nla_backend b)
                nla_backend_unavailable_reason(b));
 }
 
+/* The plugin links its CUDA runtime statically, so the driver must be at
+   least that runtime's: CUDA 13 needs R580, CUDA 12 R525. */
+static void print_cuda_driver(void)
+{
+#ifdef NLA_CUDA_NVCC_VERSION
+    const int major = atoi(NLA_CUDA_NVCC_VERSION);
+    printf("        this build's plugin: CUDA %s runtime, linked statically; it needs an NVIDIA\n"
+           "        driver %s%s\n", NLA_CUDA_NVCC_VERSION,
+           major == 13 ? "R580 or newer" : major == 12 ? "R525 or newer" : "for CUDA ",
+           major == 13 || major == 12 ? "" : NLA_CUDA_NVCC_VERSION " or newer");
+#endif
+}
+
 static void print_env(void)
 {
     static const char *const vars[] = {
@@ -123,6 +136,7 @@ int nla_info_main(int argc, char **argv)
     printf("backends:\n");
     print_backend(NLA_BACKEND_CPU);
     print_backend(NLA_BACKEND_CUDA);
+    print_cuda_driver();
     print_auto();
     print_env();
     return NLA_EXIT_OK;

@@ -7,8 +7,9 @@
 #     (the launch bounds' register caps are met without spilling);
 #   - static shared memory of every kernel within 48 KiB;
 #   - 16-byte global loads where the source asks for them: the aligned
-#     GEMM copies (cp.async 16 bytes, LDGSTS.128; SIMT LDG.128) and the
-#     vector forms of gemv (LDG.128).
+#     GEMM copies (cp.async 16 bytes, LDGSTS.128; SIMT LDG.128), the
+#     vector forms of gemv and gbmv (N: ldab == band; T: aligned) and
+#     spmv's tiles (LDG.128).
 # The FFT kernels' stack frames are listed, not checked (issue 38's
 # performance items).  Skipped (77) without the plugin or without
 # cuobjdump: NLA_CUOBJDUMP, PATH, the CUDA toolkit, or the venv that
@@ -72,7 +73,13 @@ novec=$(awk '($1 ~ /dgemm_mma_kernel.*ELi2ELb[01]EEEvNS_8GemmArgsIdEE$/ && $3 ==
 [ -z "$novec" ] || bad "kernels meant for 16-byte loads without them: $novec"
 nvec=$(awk '$1 ~ /dgemm_mma_kernel.*ELi2ELb[01]EEEvNS_8GemmArgsIdEE$|gemm_simt_kernel.*Lb1EEEvNS_8GemmArgsIT_EE$|gemv_[nt]I(dLi2|fLi4)E/' "$tmp/insns" | wc -l)
 [ "$nvec" -ge 32 ] || bad "only $nvec kernels meant for 16-byte loads were found"
+# gbmv_n<T, WIDE = false, VEC = true>, gbmv_t<T, lanes, VEC = true>, spmv_tiles<T, UPPER>
+l2vec='gbmv_nI[df]Lb0ELb1E|gbmv_tI[df]Li[0-9]+ELb1E|spmv_tilesI[df]Lb[01]E'
+nol2=$(awk -v p="$l2vec" '$1 ~ p && $4 == 0 { print $1 }' "$tmp/insns")
+[ -z "$nol2" ] || bad "gbmv or spmv kernels meant for 16-byte loads without them: $nol2"
+nl2=$(awk -v p="$l2vec" '$1 ~ p' "$tmp/insns" | wc -l)
+[ "$nl2" -ge 18 ] || bad "only $nl2 gbmv and spmv kernels meant for 16-byte loads were found, expected 18"
 echo "instructions: DMMA in all $ndmma tensor-core double GEMM kernels; 16-byte loads in" \
-     "all $nvec kernels meant for them"
+     "all $nvec GEMM and gemv kernels and $nl2 gbmv and spmv kernels meant for them"
 [ $fail -eq 0 ] && echo "PASS: the compiled plugin keeps DMMA, no spills, 16-byte loads"
 exit $fail

@@ -67,11 +67,14 @@ __device__ __forceinline__ void unpack(const float4 &v, float *o)
     o[3] = v.w;
 }
 
-/* 16 bytes from a 16-byte aligned address */
+/* 16 bytes from a 16-byte aligned address of read-only data: __ldg of the
+   vector type is one ld.global.nc.v2.f64/.v4.f32 (LDG.E.128), which the
+   compiler cannot split into scalar loads as it does a dereferenced vector
+   whose halves are used under different conditions (gbmv_t, spmv_tiles) */
 template <typename T>
 __device__ __forceinline__ void load16(const T *p, T *o)
 {
-    unpack(*reinterpret_cast<const typename V16<T>::vec *>(p), o);
+    unpack(__ldg(reinterpret_cast<const typename V16<T>::vec *>(p)), o);
 }
 
 /* y[i] = alpha*acc + beta*y[i]; beta == 0 does not read y */

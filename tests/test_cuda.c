@@ -1106,6 +1106,21 @@ static void X(gbmv_sweep)(nla_context *gpu, nla_context *cpu)
                     c.ld = c.kl + c.ku + 1 + (pad ? 1 : 0);
                     X(l2_all)(gpu, cpu, c);
                 }
+    /* NoTrans over several chunks of columns per block of rows: an odd band
+       with odd kl (blocks after the first stage from past a 16-byte
+       boundary) and an even one (the staging tile's padded pitch) */
+    for (int b = 0; b < 2; b++)
+        for (int pad = 0; pad < 2; pad++) {
+            X(l2case) c;
+            memset(&c, 0, sizeof c);
+            c.r = 'b';
+            c.m = 700;
+            c.n = 650;
+            c.kl = b ? 31 : 33;
+            c.ku = b ? 32 : 31;
+            c.ld = c.kl + c.ku + 1 + pad;
+            X(l2_all)(gpu, cpu, c);
+        }
 }
 
 static void X(spmv_sweep)(nla_context *gpu, nla_context *cpu)

@@ -5,8 +5,9 @@
  *
  *   gbmv N   a block owns 256 rows and walks the columns that touch them in
  *            chunks: it stages the chunk's band entries for its rows into
- *            shared memory (coalesced down each column, vector loads when
- *            the band is stored contiguously), then each thread adds its
+ *            shared memory (one coalesced walk in storage order, 16-byte
+ *            loads when the band is stored contiguously; a tile of odd
+ *            pitch, read without bank conflicts), then each thread adds its
  *            row's entries.  Bands wider than the block stage by row
  *            instead of by band position, so shared memory stays bounded.
  *   gbmv T   a group of L lanes per column, L growing with the band: column
@@ -21,8 +22,15 @@ namespace {
 
 /* ------------------------------------------------------------- gbmv N */
 
+/* band tile pitch, odd: a warp's reads, pitch elements apart, hit 32 banks
+   (8-byte elements: 16 distinct bank pairs per half-warp) for every band */
+__host__ __device__ __forceinline__ int gbmv_pitch(int64_t band)
+{
+    return (int)(band | 1);
+}
+
 /* Rows [i0, i0+R) of one block; columns that touch them, cc at a time.
-   Band staging (!WIDE): tile[r + c*band] = ab[r + j*ldab], r the band
+   Band staging (!WIDE): tile[r + c*pitch] = ab[r + j*ldab], r the band
    position of row j+r-ku.  Row staging (WIDE, band > R): tile[(i-i0) + c*R]. */
 template <typename T, bool WIDE, bool VEC>
 __global__ void __launch_bounds__(L2_THREADS)
@@ -32,74 +40,87 @@ gbmv_n(int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *__restric
 {
     NLA_EXTERN_SHARED(unsigned char, smem);
     T *tile = reinterpret_cast<T *>(smem);
-    const int R = blockDim.x;
+    constexpr int R = L2_THREADS, W = VEC ? V16<T>::W : 1;
+    const int tid = threadIdx.x;
     const int64_t band = kl + ku + 1;
     const int64_t i0 = (int64_t)blockIdx.x * R;
     const int64_t i1 = i0 + R < m ? i0 + R : m;
-    const int64_t i = i0 + threadIdx.x;
+    const int64_t i = i0 + tid;
     const int64_t jlo = i0 - kl > 0 ? i0 - kl : 0;
     const int64_t jhi = i1 + ku < n ? i1 + ku : n;
-    const int pitch = WIDE ? R : (int)band;
+    const int pitch = WIDE ? R : gbmv_pitch(band);
+    /* band staging walks the chunk in storage order, element e = c*band + r
+       (base[e] when VEC: ldab == band), W at a time from `head`, the first
+       16-byte boundary: the same in every chunk, cc_max*band*sizeof(T) being
+       a multiple of 16.  The thread's first unit is at (c0, r0); R*W
+       elements on is (qc, qr) further: no division in the walk. */
+    const int bw = WIDE ? 1 : (int)band;
+    const int head = VEC ? (int)(((16 - ((uintptr_t)(ab + jlo * ldab) & 15)) & 15) / sizeof(T)) : 0;
+    const int c0 = (head + tid * W) / bw, r0 = head + tid * W - c0 * bw;
+    const int qc = R * W / bw, qr = R * W - qc * bw;
     T acc = 0;
 
     for (int64_t jc = jlo; jc < jhi; jc += cc_max) {
         const int cc = jhi - jc < cc_max ? (int)(jhi - jc) : cc_max;
-        const int total = pitch * cc;
         if (WIDE) {
-            for (int e = threadIdx.x; e < total; e += R) {
-                const int c = e / R;
-                const int64_t row = i0 + (e - c * R), j = jc + c, r = ku + row - j;
-                if (row < i1 && r >= 0 && r < band)
-                    tile[e] = ab[r + j * ldab];
+            for (int c = 0; c < cc; c++) {
+                const int64_t j = jc + c, r = ku + i - j;
+                if (i < i1 && r >= 0 && r < band)
+                    tile[tid + c * R] = ab[r + j * ldab];
             }
         } else {
-            /* element e of the chunk is band position e % band of column
-               jc + e / band; with ldab == band the chunk is contiguous */
+            /* element (c, r) is row jc - ku + c + r: needed when c + r is in [lo, hi) */
             const T *base = ab + jc * ldab;
-            int head = 0, nvec = 0;
-            if constexpr (VEC) {
-                constexpr int W = V16<T>::W;
-                head = (int)(((16 - ((uintptr_t)base & 15)) & 15) / sizeof(T));
-                if (head > total)
-                    head = total;
-                nvec = (total - head) / W;
-                for (int v = threadIdx.x; v < nvec; v += R) {
-                    const int e = head + v * W;
-                    bool need = false;
+            const int total = bw * cc, lo = (int)(i0 - jc + ku), hi = (int)(i1 - jc + ku);
+            int e = head + tid * W, c = c0, r = r0;
+            if (VEC && tid == R - 1) /* the head, fewer than W elements */
+                for (int h = 0, hc = 0, hr = 0; h < head && h < total; h++) {
+                    if (hc + hr >= lo && hc + hr < hi)
+                        tile[hr + hc * pitch] = base[h];
+                    if (++hr == bw)
+                        hr = 0, hc++;
+                }
+#pragma unroll 1 /* one unit in flight: 32 registers, 8 blocks per SM */
+            for (; e < total; e += R * W) {
+                int idx[W];
+                bool in[W], any = false;
 #pragma unroll
-                    for (int k = 0; k < W; k++) {
-                        const int c = (e + k) / pitch;
-                        const int64_t row = jc + c + (e + k - c * pitch) - ku;
-                        need |= row >= i0 && row < i1;
-                    }
-                    if (need) {
-                        T t[W];
+                for (int k = 0, uc = c, ur = r; k < W; k++) {
+                    in[k] = uc + ur >= lo && uc + ur < hi && e + k < total;
+                    idx[k] = ur + uc * pitch;
+                    any |= in[k];
+                    if (++ur == bw)
+                        ur = 0, uc++;
+                }
+                if (any) {
+                    T t[W];
+                    if (VEC && e + W <= total)
                         load16(base + e, t);
+                    else
 #pragma unroll
                         for (int k = 0; k < W; k++)
-                            tile[e + k] = t[k];
-                    }
+                            t[k] = in[k] ? base[VEC ? e + k : r + c * ldab] : T(0);
+#pragma unroll
+                    for (int k = 0; k < W; k++)
+                        if (in[k])
+                            tile[idx[k]] = t[k];
                 }
-            }
-            const int tail = head + nvec * V16<T>::W;
-            for (int e = threadIdx.x; e < total; e += R) {
-                if (VEC && e >= head && e < tail)
-                    continue;
-                const int c = e / pitch, r = e - c * pitch;
-                const int64_t row = jc + c + r - ku;
-                if (row >= i0 && row < i1)
-                    tile[e] = base[r + c * ldab];
+                c += qc, r += qr;
+                if (r >= bw)
+                    r -= bw, c++;
             }
         }
         __syncthreads();
-        if (i < i1) {
-            const int64_t ja = i - kl > jc ? i - kl : jc;
-            const int64_t jb = i + ku + 1 < jc + cc ? i + ku + 1 : jc + cc;
-            for (int64_t j = ja; j < jb; j++) {
-                const int idx = WIDE ? (int)(i - i0) + (int)(j - jc) * R
-                                     : (int)(ku + i - j) + (int)(j - jc) * pitch;
-                acc = fma(tile[idx], x[j * incx], acc);
-            }
+        /* row i's columns jc + [ja, jb): (i, j) is tile[ku+i-j + (j-jc)*pitch]
+           (band), tile[tid + (j-jc)*R] (WIDE) */
+        const int ja = i - kl > jc ? (int)(i - kl - jc) : 0;
+        const int jb = i + ku + 1 < jc + cc ? (int)(i + ku + 1 - jc) : cc;
+        if (i < i1 && ja < jb) {
+            const int step = WIDE ? R : pitch - 1;
+            const T *t = tile + (WIDE ? tid : (int)(ku + i - jc)) + ja * step;
+            const T *xj = x + (jc + ja) * incx;
+            for (int j = ja; j < jb; j++, t += step, xj += incx)
+                acc = fma(*t, *xj, acc);
         }
         __syncthreads();
     }
@@ -191,9 +212,11 @@ cudaError_t gbmv_launch(const nla_cuda_launch *L, int trans, int64_t m, int64_t 
         const int tile = GBMV_TILE_BYTES / (int)sizeof(T);
         const bool wide = band > L2_THREADS;
         const bool vec = !wide && ldab == band;
-        const int cc = (int)(wide ? tile / L2_THREADS : tile / band);
+        const int pitch = wide ? L2_THREADS : gbmv_pitch(band);
+        /* whole 16-byte units per chunk (see gbmv_n's walk) */
+        const int cc = wide ? tile / pitch : tile / pitch / W * W;
         unsigned grid = (unsigned)cdiv(m, L2_THREADS);
-        size_t shm = (size_t)cc * (size_t)(wide ? L2_THREADS : band) * sizeof(T);
+        size_t shm = (size_t)cc * (size_t)pitch * sizeof(T);
         if (wide)
             NLA_LAUNCH((gbmv_n<T, true, false>), grid, L2_THREADS, shm, L->stream)(
                 m, n, kl, ku, alpha, ab, ldab, xb, incx, beta, yb, incy, cc);

@@ -309,6 +309,17 @@ __device__ __forceinline__ const T *packed_col(const T *ap, int64_t n, int64_t j
     return UPPER ? ap + j * (j + 1) / 2 : ap + j * (2 * n - j - 1) / 2;
 }
 
+/* rows f .. f+W-1 of a tile column (those in [0, B)): A where stored,
+   rows [a, b), else 0 */
+template <typename T>
+__device__ __forceinline__ void spmv_slot(T *sc, const T *col, int f, int a, int b)
+{
+#pragma unroll
+    for (int k = 0; k < V16<T>::W; k++)
+        if (f + k >= 0 && f + k < SPMV_B)
+            sc[f + k] = f + k >= a && f + k < b ? col[f + k] : T(0);
+}
+
 /* One stored 64x64 tile (I, J) per block.  Row part: A_IJ x_J -> P[I][J];
    column part (off-diagonal tiles): A_IJ' x_I -> P[J][I]; diagonal tile:
    the symmetric product -> P[I][I]. */
@@ -339,33 +350,49 @@ spmv_tiles(int64_t n, int64_t nb, const T *__restrict__ ap, const T *__restrict_
         xi[k] = I0 + k < n ? x[(I0 + k) * incx] : T(0);
         xj[k] = J0 + k < n ? x[(J0 + k) * incx] : T(0);
     }
-    /* one warp per column of the tile: the column's stored rows are
-       contiguous; s[jj*LD + ii] = A(I0+ii, J0+jj), 0 where not stored */
-    for (int jj = warp; jj < B; jj += L2_THREADS / 32) {
-        const int64_t j = J0 + jj;
-        T *sc = s + jj * LD;
-        if (j >= n) {
-            for (int ii = lane; ii < B; ii += 32)
-                sc[ii] = 0;
-            continue;
+    /* s[jj*LD + ii] = A(I0+ii, J0+jj), 0 where not stored.  A column's
+       stored rows [a, b) are contiguous, sh elements past a 16-byte
+       boundary: slot q (rows q*W - sh ..) is one 16-byte load when wholly
+       stored, else element by element (slot LPC, partial, is the last
+       lane's too).  LPC lanes per column, CPP columns a pass, U passes'
+       loads issued before their stores (one column at a time kept 20 KB,
+       d, or 16 KB, s, in flight per SM); 5 blocks per SM (d: shared
+       memory, s: registers). */
+    /* in flight per SM: 5 blocks x 8 warps x U*32*16 B = 40 KB >= 4.8 TB/s / 132 SMs x 0.7 us */
+    constexpr int LPC = B / W, CPP = 32 / LPC, U = 2;
+    const int q = lane % LPC;
+    for (int jj0 = warp * U * CPP; jj0 < B; jj0 += L2_THREADS / 32 * U * CPP) {
+        typename V16<T>::vec v[U];
+        const T *col[U];
+        int a[U], b[U], f[U];
+        bool full[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const int64_t j = J0 + jj0 + u * CPP + lane / LPC;
+            const bool in = j < n;
+            col[u] = packed_col<T, UPPER>(ap, n, in ? j : 0) + I0;
+            a[u] = UPPER || j < I0 ? 0 : (int)(j - I0);
+            const int64_t end = UPPER ? j + 1 : n; /* past the column's stored rows */
+            b[u] = !in ? 0 : (int)(end - I0 < B ? end - I0 : B);
+            f[u] = q * W - (int)(((uintptr_t)col[u] & 15) / sizeof(T));
+            full[u] = f[u] >= a[u] && f[u] + W <= b[u];
+            if (full[u])
+                v[u] = __ldg(reinterpret_cast<const typename V16<T>::vec *>(col[u] + f[u]));
         }
-        const int64_t rlo = UPPER ? I0 : (j > I0 ? j : I0);
-        const int64_t rhi = UPPER ? (j + 1 < I0 + B ? j + 1 : I0 + B)
-                                  : (n < I0 + B ? n : I0 + B);
-        const T *col = packed_col<T, UPPER>(ap, n, j) + I0;
-        if (rlo == I0 && rhi == I0 + B && aligned16(col)) {
-            if (lane < B / W) {
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            T *sc = s + (jj0 + u * CPP + lane / LPC) * LD;
+            if (full[u]) {
                 T e[W];
-                load16(col + lane * W, e);
+                unpack(v[u], e);
 #pragma unroll
                 for (int k = 0; k < W; k++)
-                    sc[lane * W + k] = e[k];
+                    sc[f[u] + k] = e[k];
+            } else {
+                spmv_slot(sc, col[u], f[u], a[u], b[u]);
             }
-        } else {
-            for (int ii = lane; ii < B; ii += 32) {
-                const int64_t i = I0 + ii;
-                sc[ii] = i >= rlo && i < rhi ? col[ii] : T(0);
-            }
+            if (q == LPC - 1)
+                spmv_slot(sc, col[u], f[u] + W, a[u], b[u]);
         }
     }
     __syncthreads();

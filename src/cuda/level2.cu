@@ -25,6 +25,7 @@
  * negative increments.
  */
 #include <math.h>
+#include <atomic>
 #include "internal.h"
 #include "launch.cuh"
 
@@ -200,14 +201,6 @@ gemv_n(int64_t m, int64_t n, int64_t cs, T alpha, const T *__restrict__ a, int64
     }
 }
 
-/* column splits: enough blocks to fill the GPU, >= 64 columns each */
-int gemv_n_splits(int sms, int64_t m, int64_t n, int vw)
-{
-    int64_t bx = cdiv(cdiv(m, vw), L2_THREADS);
-    int64_t s = cdiv((int64_t)sms * 8, bx);
-    return (int)clamp64(s, 1, clamp64(n / 64, 1, 65535));
-}
-
 /* ------------------------------------------------------------- gemv T */
 
 template <typename T, int VW>
@@ -249,11 +242,49 @@ gemv_t(int64_t m, int64_t n, int64_t rs, T alpha, const T *__restrict__ a, int64
     }
 }
 
-/* row splits: enough warps to fill the GPU, >= 4 loads per lane each */
-int gemv_t_splits(int sms, int64_t m, int64_t n, int vw)
+/* resident blocks per SM of gemv_n / gemv_t<T, VW> as compiled (their
+   registers), a full SM's threads if the query fails.  Asked once per
+   process, the first answer kept: every size of the scratch must agree,
+   and callers size it before they set their device (plugin.cu, fw.cu). */
+template <typename T, int VW>
+int gemv_bps(int trans)
 {
-    int64_t s = cdiv((int64_t)sms * 64, n);
-    return (int)clamp64(s, 1, clamp64(m / (32 * vw * 4), 1, 65535));
+    static std::atomic<int> memo[2];
+    const int t = trans != 0;
+    int nb = 0, none = 0;
+    if (memo[t].load(std::memory_order_relaxed) == 0) {
+        if ((t ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, gemv_t<T, VW>, L2_THREADS, 0)
+               : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, gemv_n<T, VW>, L2_THREADS,
+                                                               0)) != cudaSuccess || nb < 1) {
+            cudaGetLastError();
+            nb = 2048 / L2_THREADS;
+        }
+        memo[t].compare_exchange_strong(none, nb, std::memory_order_relaxed);
+    }
+    return memo[t].load(std::memory_order_relaxed);
+}
+
+/* s <= smax splits of a grid of `per` blocks, in whole waves of `wave`
+   blocks (SMs x resident blocks): the fewest waves (up to 4) that the
+   blocks fill to 7/8, else the fullest */
+int wave_splits(int64_t per, int64_t wave, int64_t smax)
+{
+    int64_t best = 1, bw = cdiv(per, wave);
+    for (int64_t k = 1; k <= 4 && 8 * per * best < 7 * bw * wave; k++) {
+        const int64_t s = clamp64(k * wave / per, 1, smax), w = cdiv(per * s, wave);
+        if (s * bw > best * w)
+            best = s, bw = w;
+    }
+    return (int)best;
+}
+
+/* splits of the summed dimension, in whole waves: N, column splits of
+   >= 64 columns; T, row splits of >= 4 vectors per lane */
+int gemv_splits(int sms, int bps, int trans, int64_t m, int64_t n, int vw)
+{
+    const int64_t per = trans ? cdiv(n, L2_THREADS / 32) : cdiv(cdiv(m, vw), L2_THREADS);
+    const int64_t smax = clamp64(trans ? m / (32 * vw * 4) : n / 64, 1, 65535);
+    return wave_splits(per, (int64_t)sms * bps, smax);
 }
 
 template <typename T, int VW>
@@ -264,7 +295,7 @@ cudaError_t gemv_launch(const nla_cuda_launch *L, int trans, int64_t m, int64_t 
     const int64_t lx = trans ? m : n, ly = trans ? n : m;
     const T *xb = vbase(x, lx, incx);
     T *yb = vbase(y, ly, incy);
-    int s = trans ? gemv_t_splits(L->sms, m, n, VW) : gemv_n_splits(L->sms, m, n, VW);
+    int s = gemv_splits(L->sms, gemv_bps<T, VW>(trans), trans, m, n, VW);
     const int64_t fit = (int64_t)(L->scratch_bytes / (sizeof(T) * (size_t)ly));
     int64_t chunk;
     T *part;
@@ -470,11 +501,13 @@ cudaError_t spmv_launch(const nla_cuda_launch *L, int upper, int64_t n, T alpha,
 
 size_t nla_cuda_gemv_scratch(int sms, int trans, int64_t m, int64_t n, size_t es)
 {
-    const int vw = (int)(16 / es);
-    int s = trans ? gemv_t_splits(sms, m, n, vw) : gemv_n_splits(sms, m, n, vw);
-    /* vw = 1 (unaligned) gives fewer column splits and as many row splits */
-    if (trans)
-        s = s > gemv_t_splits(sms, m, n, 1) ? s : gemv_t_splits(sms, m, n, 1);
+    /* the larger of the vector (16 bytes a thread) and unaligned kernels' */
+    const bool d = es == sizeof(double);
+    const int sv = gemv_splits(sms, d ? gemv_bps<double, 2>(trans) : gemv_bps<float, 4>(trans),
+                               trans, m, n, (int)(16 / es));
+    const int s1 = gemv_splits(sms, d ? gemv_bps<double, 1>(trans) : gemv_bps<float, 1>(trans),
+                               trans, m, n, 1);
+    const int s = sv > s1 ? sv : s1;
     return s > 1 ? (size_t)s * (size_t)(trans ? n : m) * es : 0;
 }
 

@@ -153,6 +153,7 @@ gemv_n(int64_t m, int64_t n, int64_t cs, T alpha, const T *__restrict__ a, int64
        const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y, int64_t incy,
        T *__restrict__ part)
 {
+    NLA_BOUNDS(L2_THREADS);
     const int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * VW;
     if (i >= m)
         return;
@@ -209,6 +210,7 @@ gemv_t(int64_t m, int64_t n, int64_t rs, T alpha, const T *__restrict__ a, int64
        const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y, int64_t incy,
        T *__restrict__ part)
 {
+    NLA_BOUNDS(L2_THREADS);
     const int lane = threadIdx.x & 31;
     const int64_t j = (int64_t)blockIdx.x * (blockDim.x / 32) + (threadIdx.x >> 5);
     if (j >= n)
@@ -359,6 +361,7 @@ __global__ void __launch_bounds__(L2_THREADS)
 spmv_tiles(int64_t n, int64_t nb, const T *__restrict__ ap, const T *__restrict__ x,
            int64_t incx, T *__restrict__ P)
 {
+    NLA_BOUNDS(L2_THREADS);
     constexpr int B = SPMV_B, LD = SPMV_B + 1, W = V16<T>::W;
     __shared__ T s[B * LD];
     __shared__ T xi[B], xj[B];

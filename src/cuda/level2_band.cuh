@@ -38,6 +38,7 @@ gbmv_n(int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *__restric
        int64_t ldab, const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y,
        int64_t incy, int cc_max)
 {
+    NLA_BOUNDS(L2_THREADS);
     NLA_EXTERN_SHARED(unsigned char, smem);
     T *tile = reinterpret_cast<T *>(smem);
     constexpr int R = L2_THREADS, W = VEC ? V16<T>::W : 1;
@@ -138,6 +139,7 @@ gbmv_t(int64_t m, int64_t n, int64_t kl, int64_t ku, T alpha, const T *__restric
        int64_t ldab, const T *__restrict__ x, int64_t incx, T beta, T *__restrict__ y,
        int64_t incy)
 {
+    NLA_BOUNDS(L2_THREADS);
     const int l = threadIdx.x % L;
     const int64_t j = (int64_t)blockIdx.x * (blockDim.x / L) + threadIdx.x / L;
     const int64_t band = kl + ku + 1;

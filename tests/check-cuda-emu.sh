@@ -8,8 +8,10 @@
 # Four passes with --quick, each with shuffled but reproducible thread and
 # block orders (EMU_ORDER=rand, fixed EMU_SEED): the default kernels; the
 # double GEMM with its mma884 and SIMT kernels; and one multiprocessor, so
-# that GEMM uses its 128x128 tiles.  Skipped (77) when configure found no
-# C++17 compiler for the emulation.
+# that GEMM uses its 128x128 tiles.  Before them, a read of the sources:
+# every kernel with __launch_bounds__ must state its bound to the emulation
+# (NLA_BOUNDS).  Skipped (77) when configure found no C++17 compiler for
+# the emulation.
 set -u
 emu=${NLA_BUILDDIR:-.}/tests/cuda_kernels_emu
 seed=12345
@@ -23,6 +25,21 @@ fi
 if ! test -x "$emu"; then
     echo "ERROR: $emu was not built"
     exit 99
+fi
+
+# Every kernel with __launch_bounds__(N...) states N again first thing in
+# its body (NLA_BOUNDS, src/cuda/launch.cuh), so that the emulation checks
+# each launch's block against it.
+unbounded=$(awk '/^[^*\/]*__launch_bounds__\(/ { s = $0; sub(/.*__launch_bounds__\(/, "", s)
+                                        sub(/[,)].*/, "", s); want = s; line = FNR; next }
+                 want != "" && /^\{/ { getline nx
+                                       if (index(nx, "NLA_BOUNDS(" want ");") == 0)
+                                           print FILENAME ":" line ": no NLA_BOUNDS(" want ");"
+                                       want = "" }' "${srcdir:-.}"/src/cuda/*.cu "${srcdir:-.}"/src/cuda/*.cuh)
+if test -n "$unbounded"; then
+    echo "FAIL: kernels whose launch bounds the emulation cannot check:"
+    echo "$unbounded"
+    exit 1
 fi
 
 passes=0

@@ -10,7 +10,8 @@
  * infeasible start, or with NULL / mismatched arguments.  An oracle written
  * here from nla.h decides validity.  Contract (abort on violation):
  *   - invalid: NLA_EINVAL, the message names "routine: argument", and
- *     nothing is written: *set / *obj / *opt untouched, the options
+ *     nothing is written but the handle (*set / *obj NULL after a failed
+ *     create, nla(3); untouched when the pointer to it is NULL), the options
  *     bytewise unchanged, x, res, v, f and grad bytewise unchanged;
  *   - valid creation: NLA_OK and an object of the right dimension;
  *   - LMO: exactly the vertex nla.h documents (ties to the lowest index,
@@ -928,8 +929,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     svalid = set_valid(&sp);
     s = set_create(&sp, &set);
     if (!svalid) {
-        FUZZ_ASSERT(set == ssent, "set %d rejected (%s) but *set written", sp.kind,
-                    nla_last_error());
+        /* a failed create leaves its handle NULL (nla(3)); NULL out: untouched */
+        FUZZ_ASSERT(set == (sp.null_out ? ssent : NULL), "set %d rejected (%s) but *set is "
+                    "not %s", sp.kind, nla_last_error(), sp.null_out ? "untouched" : "NULL");
         rejected(s, "a set constructor");
     } else {
         FUZZ_ASSERT(s == NLA_OK && set != ssent && set != NULL, "set %d n %lld: valid set "
@@ -974,8 +976,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fill_obj(&op, rd_byte(&rd), ovalid && obj_small(&op));
     s = obj_create(&op, &obj);
     if (!ovalid) {
-        FUZZ_ASSERT(obj == osent, "objective %d rejected (%s) but *obj written", op.kind,
-                    nla_last_error());
+        FUZZ_ASSERT(obj == (op.null_out ? osent : NULL), "objective %d rejected (%s) but "
+                    "*obj is not %s", op.kind, nla_last_error(),
+                    op.null_out ? "untouched" : "NULL");
         rejected(s, "an objective constructor");
     } else {
         FUZZ_ASSERT(s == NLA_OK && obj != osent && obj != NULL, "objective %d: valid "

@@ -99,19 +99,19 @@ static void from_float(double *x, float *f, size_t n)
     free(f);
 }
 
-/* a float call that fills band storage from an input array (the dense
-   matrix, or the diagonals), on float copies of the double arrays */
+/* a float band conversion (pack, unpack, from diagonals: in -> out), on
+   float copies of the double arrays */
 typedef nla_status sband_in_fn(int64_t, int64_t, int64_t, int64_t, const float *, int64_t,
                                float *, int64_t);
 
 static nla_status s_band_in(sband_in_fn *fn, int64_t m, int64_t n, int64_t kl, int64_t ku,
-                            const double *in, int64_t ldin, double *ab, int64_t ldab,
-                            size_t lenin, size_t lenab)
+                            const double *in, int64_t ldin, double *out, int64_t ldout,
+                            size_t lenin, size_t lenout)
 {
-    float *fin = to_float(in, lenin), *fab = to_float(ab, lenab);
-    nla_status s = fn(m, n, kl, ku, fin, ldin, fab, ldab);
+    float *fin = to_float(in, lenin), *fout = to_float(out, lenout);
+    nla_status s = fn(m, n, kl, ku, fin, ldin, fout, ldout);
     free(fin);
-    from_float(ab, fab, lenab);
+    from_float(out, fout, lenout);
     return s;
 }
 
@@ -126,11 +126,7 @@ static nla_status s_band_unpack(int64_t m, int64_t n, int64_t kl, int64_t ku,
                                 const double *ab, int64_t ldab, double *a, int64_t lda,
                                 size_t lena, size_t lenab)
 {
-    float *fa = to_float(a, lena), *fab = to_float(ab, lenab);
-    nla_status s = nla_sband_unpack(m, n, kl, ku, fab, ldab, fa, lda);
-    free(fab);
-    from_float(a, fa, lena);
-    return s;
+    return s_band_in(nla_sband_unpack, m, n, kl, ku, ab, ldab, a, lda, lenab, lena);
 }
 
 static nla_status s_band_diag(int64_t m, int64_t n, int64_t kl, int64_t ku,

@@ -25,7 +25,6 @@
  * negative increments.
  */
 #include <math.h>
-#include <atomic>
 #include "internal.h"
 #include "launch.cuh"
 
@@ -244,26 +243,28 @@ gemv_t(int64_t m, int64_t n, int64_t rs, T alpha, const T *__restrict__ a, int64
     }
 }
 
-/* resident blocks per SM of gemv_n / gemv_t<T, VW> as compiled (their
-   registers), a full SM's threads if the query fails.  Asked once per
-   process, the first answer kept: every size of the scratch must agree,
-   and callers size it before they set their device (plugin.cu, fw.cu). */
+/* resident blocks per SM of kern as compiled (its registers), a full SM's
+   threads if the query fails */
+template <typename K>
+int blocks_per_sm(K *kern)
+{
+    int nb = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, L2_THREADS, 0) != cudaSuccess ||
+        nb < 1) {
+        cudaGetLastError();
+        nb = 2048 / L2_THREADS;
+    }
+    return nb;
+}
+
+/* the same for gemv_n / gemv_t<T, VW>, asked once per process (a static,
+   initialized once): every size of the scratch must agree, and callers
+   size it before they set their device (plugin.cu, fw.cu) */
 template <typename T, int VW>
 int gemv_bps(int trans)
 {
-    static std::atomic<int> memo[2];
-    const int t = trans != 0;
-    int nb = 0, none = 0;
-    if (memo[t].load(std::memory_order_relaxed) == 0) {
-        if ((t ? cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, gemv_t<T, VW>, L2_THREADS, 0)
-               : cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, gemv_n<T, VW>, L2_THREADS,
-                                                               0)) != cudaSuccess || nb < 1) {
-            cudaGetLastError();
-            nb = 2048 / L2_THREADS;
-        }
-        memo[t].compare_exchange_strong(none, nb, std::memory_order_relaxed);
-    }
-    return memo[t].load(std::memory_order_relaxed);
+    static const int bps[2] = { blocks_per_sm(gemv_n<T, VW>), blocks_per_sm(gemv_t<T, VW>) };
+    return bps[trans != 0];
 }
 
 /* s <= smax splits of a grid of `per` blocks, in whole waves of `wave`

@@ -192,9 +192,10 @@ inline cudaError_t cudaFreeHost(void *p)
 inline cudaError_t cudaMemcpy(void *d, const void *s, size_t n, cudaMemcpyKind)
 {
     if (!n) return cudaSuccess;
-    const bool d_dev = emu::is_device(d), s_dev = emu::is_device(s);
+    /* only queued: to the device from anything but pinned memory */
+    const bool queued = emu::is_device(d) && !emu::is_pinned(s);
     cudaError_t e = emu::copy_on(0, d, n, s, n, n, 1);
-    if (e == cudaSuccess && !(d_dev && s_dev) && !(d_dev && !emu::is_pinned(s))) emu::legacy_call();
+    if (e == cudaSuccess && !queued) emu::legacy_call();
     return e;
 }
 inline cudaError_t cudaMemcpyAsync(void *d, const void *s, size_t n, cudaMemcpyKind, cudaStream_t st = 0)

@@ -14,6 +14,9 @@
  *        settings in the environment (libnla reads them once), then they
  *        are removed;
  *   ref   the CBLAS reference this was configured with (cblas_?OP);
+ *   cblas:PATH[:PREFIX]  another CBLAS, opened at run time (BLIS's
+ *         libblis.so.4, MKL's libmkl_rt.so.2, scipy-openblas32's
+ *         libscipy_openblas.so:scipy_); level 2 only;
  *   read  nla bench's plain read over the matrix's bytes, the ceiling of
  *         kernels that read the matrix as one run;
  *   readpf the same read with a software prefetch 4 KiB ahead;
@@ -74,7 +77,7 @@ typedef nla_status (*sgemm_fn)(nla_context *, nla_layout, nla_trans, nla_trans, 
 typedef nla_status (*create_fn)(nla_context **, nla_backend);
 typedef nla_status (*threads_fn)(nla_context *, int);
 
-enum kind { LIB_NLA, LIB_REF, LIB_READ };
+enum kind { LIB_NLA, LIB_REF, LIB_READ, LIB_CBLAS };
 
 struct side {
     const char *spec;
@@ -84,7 +87,7 @@ struct side {
     nla_context *ctx;
     void (*destroy)(nla_context *); /* this copy's nla_context_destroy */
     char *spec_buf;                 /* the split copy of spec */
-    void *fn; /* nla_?OP of this copy */
+    void *fn; /* nla_?OP of this copy, or a cblas:'s cblas_?OP */
     double *gbs;
 };
 
@@ -167,6 +170,66 @@ static void call_ref(void)
     }
 }
 
+/* a cblas: side's cblas_?OP, called through the CBLAS ABI (enums as
+   ints: 102 column major, 111/112 no/trans, 121/122 upper/lower) */
+typedef void (*cgbmv_fn)(int, int, int, int, int, int, double, const void *, int, const void *,
+                         int, double, void *, int);
+typedef void (*cgbmvf_fn)(int, int, int, int, int, int, float, const void *, int, const void *,
+                          int, float, void *, int);
+typedef void (*cgemv_fn)(int, int, int, int, double, const void *, int, const void *, int,
+                         double, void *, int);
+typedef void (*cgemvf_fn)(int, int, int, int, float, const void *, int, const void *, int,
+                          float, void *, int);
+typedef void (*cspmv_fn)(int, int, int, double, const void *, const void *, int, double, void *,
+                         int);
+typedef void (*cspmvf_fn)(int, int, int, float, const void *, const void *, int, float, void *,
+                          int);
+
+static void call_cblas(const struct side *sd)
+{
+    int tr = P.trans ? 112 : 111, up = P.trans ? 122 : 121;
+    int n = (int)P.n, kl = (int)P.kl, w = (int)P.ldab;
+
+    if (!strcmp(P.op, "gbmv") && P.dbl)
+        ((cgbmv_fn)sd->fn)(102, tr, n, n, kl, kl, 1.5, P.a, w, P.x, 1, 0.5, P.y, 1);
+    else if (!strcmp(P.op, "gbmv"))
+        ((cgbmvf_fn)sd->fn)(102, tr, n, n, kl, kl, 1.5f, P.a, w, P.x, 1, 0.5f, P.y, 1);
+    else if (!strcmp(P.op, "gemv") && P.dbl)
+        ((cgemv_fn)sd->fn)(102, tr, n, n, 1.5, P.a, n, P.x, 1, 0.5, P.y, 1);
+    else if (!strcmp(P.op, "gemv"))
+        ((cgemvf_fn)sd->fn)(102, tr, n, n, 1.5f, P.a, n, P.x, 1, 0.5f, P.y, 1);
+    else if (P.dbl)
+        ((cspmv_fn)sd->fn)(102, up, n, 1.5, P.a, P.x, 1, 0.5, P.y, 1);
+    else
+        ((cspmvf_fn)sd->fn)(102, up, n, 1.5f, P.a, P.x, 1, 0.5f, P.y, 1);
+}
+
+/* open "cblas:PATH[:PREFIX]" (spec is modified) */
+static int open_cblas(struct side *sd, char *spec)
+{
+    char *path = spec + strlen("cblas:"), *prefix = strchr(path, ':'), fname[64];
+
+    if (prefix)
+        *prefix++ = '\0';
+    if (!strcmp(P.op, "gemm")) {
+        fprintf(stderr, "nla-ab: cblas: sides time level 2 only\n");
+        return 0;
+    }
+    sd->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
+    if (!sd->handle) {
+        fprintf(stderr, "nla-ab: %s\n", dlerror());
+        return 0;
+    }
+    snprintf(fname, sizeof fname, "%scblas_%c%s", prefix ? prefix : "", P.dbl ? 'd' : 's',
+             P.op);
+    sd->fn = dlsym(sd->handle, fname);
+    if (!sd->fn) {
+        fprintf(stderr, "nla-ab: %s has no %s\n", path, fname);
+        return 0;
+    }
+    return 1;
+}
+
 /* whether spec names one of the bench's reads, that read in *kind */
 static int read_kind(const char *spec, enum bench_read_kind *kind)
 {
@@ -191,6 +254,8 @@ static void call(const struct side *sd)
         read_matrix(sd->read);
     else if (sd->kind == LIB_REF)
         call_ref();
+    else if (sd->kind == LIB_CBLAS)
+        call_cblas(sd);
     else
         call_nla(sd);
 }
@@ -330,7 +395,7 @@ int main(int argc, char **argv)
     if (argc < 7 || (strcmp(argv[1], "gbmv") && strcmp(argv[1], "gemv") &&
                      strcmp(argv[1], "spmv") && strcmp(argv[1], "gemm"))) {
         fprintf(stderr, "usage: nla-ab gbmv|gemv|spmv|gemm d|s N|T|U|L THREADS REPS "
-                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|read|readpf|read4...\n"
+                        "LIB[@PROFILE][%%VAR=VALUE...]|ref|cblas:PATH[:PREFIX]|read|readpf|read4...\n"
                         "  environment: N, KL, LDAB (gbmv), SETTLE (ms), AOFF, XOFF, YOFF (bytes)\n");
         return 2;
     }
@@ -414,7 +479,13 @@ int main(int argc, char **argv)
             sd->kind = LIB_READ;
         else if (!strcmp(sd->spec, "ref"))
             sd->kind = LIB_REF;
-        else if (!(sd->spec_buf = strdup(sd->spec)) ||
+        else if (!strncmp(sd->spec, "cblas:", 6)) {
+            sd->kind = LIB_CBLAS;
+            if (!(sd->spec_buf = strdup(sd->spec)) || !open_cblas(sd, sd->spec_buf)) {
+                rmdir(dir);
+                return 1;
+            }
+        } else if (!(sd->spec_buf = strdup(sd->spec)) ||
                  !open_nla(sd, sd->spec_buf, dir, i)) {
             rmdir(dir);
             return 1;

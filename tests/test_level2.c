@@ -20,7 +20,8 @@
  * avx512, set by the test's .init before the library first looks at it;
  * Criterion runs each test in its own process), and the gbmv tests also
  * once per pair of band forms forced by NLA_L2_FORM (rows and diag, cols
- * and dots), each call checked to report the form forced.  A table the
+ * and dots), each call checked to report the form forced, and the gemv
+ * tests once per forced gemv form (many or few columns a pass).  A table the
  * CPU cannot run is skipped, with the reason.  NLA_L2_THREAD_MIN is
  * lowered so that the threads tests' problems are split.  Band widths
  * cover 0, 1, 2, 5, n-1 and more than the matrix.
@@ -53,6 +54,8 @@ static const double betas[] = { 0, 1, 0.7, -1 };
 /* The band form each gbmv call must report (nla_context_last_form), when
    a test forces one; otherwise any "gbmv N" or "gbmv T" form. */
 static const char *want_form_n, *want_form_t;
+/* gemv's forced columns a pass ("many" or "few"), or NULL */
+static const char *want_form_gemv;
 
 static void check_form(nla_context *ctx, int trans)
 {
@@ -63,6 +66,23 @@ static void check_form(nla_context *ctx, int trans)
         want = trans ? "gbmv T " : "gbmv N ";
     cr_assert(strstr(got, want) == got, "gbmv %c ran \"%s\", not \"%s...\"",
               trans ? 'T' : 'N', got, want);
+}
+
+/* gemv's: "gemv N axpyf " or "gemv T dotxf ", then the form forced (and
+   ": forced") or want, when given */
+static void check_gemv_form(nla_context *ctx, int trans, const char *want)
+{
+    const char *got = nla_context_last_form(ctx);
+    char buf[64];
+
+    if (want_form_gemv)
+        snprintf(buf, sizeof buf, "gemv %s %s: forced", trans ? "T dotxf" : "N axpyf",
+                 want_form_gemv);
+    else
+        snprintf(buf, sizeof buf, "gemv %s %s", trans ? "T dotxf" : "N axpyf",
+                 want ? want : "");
+    cr_assert(strstr(got, buf) == got, "gemv %c ran \"%s\", not \"%s...\"",
+              trans ? 'T' : 'N', got, buf);
 }
 
 /* where element i of a BLAS vector of length len lives */
@@ -194,6 +214,34 @@ L2_FORM_TESTS(avx2, cols, dots)
 L2_FORM_TESTS(avx512, rows, diag)
 L2_FORM_TESTS(avx512, cols, dots)
 
+/* The gemv sweeps again with its columns a pass forced (many, few), each
+   call checked to have run the form forced (the threads tests run both
+   forms as chosen).  Not under valgrind, where the gemv tests as chosen
+   run both forms already (the repeats would add a tenth to its time). */
+static void gemv_forced(void)
+{
+    if (getenv("NLA_UNDER_VALGRIND"))
+        cr_skip_test("gemv's forced forms: not under valgrind (gemv_* runs both as chosen)");
+    gemv_sweep_d();
+    gemv_sweep_s();
+    gemv_incs_d();
+    gemv_incs_s();
+}
+#define GEMV_FORM_TESTS(isa, form)                                             \
+    static void form_##isa##_##form(void)                                      \
+    {                                                                          \
+        isa_force(#isa);                                                       \
+        setenv("NLA_L2_FORM", #form, 1);                                       \
+        want_form_gemv = #form;                                                \
+    }                                                                          \
+    L2_FORM_TEST(isa, form, gemv, gemv_forced)
+GEMV_FORM_TESTS(generic, many)
+GEMV_FORM_TESTS(generic, few)
+GEMV_FORM_TESTS(avx2, many)
+GEMV_FORM_TESTS(avx2, few)
+GEMV_FORM_TESTS(avx512, many)
+GEMV_FORM_TESTS(avx512, few)
+
 #ifdef _OPENMP
 /* the threads tests' threshold, so that two-thread contexts split */
 static void thread_min(void) { setenv("NLA_L2_THREAD_MIN", "4096", 1); }
@@ -220,6 +268,8 @@ typedef struct X(l2case) {
     int64_t incx, incy;
     int nt;
     char uplo;               /* spmv */
+    int64_t lda;             /* gemv; 0: m + 3 */
+    const char *form;        /* gemv: the form it must choose, or NULL */
 } X(l2case);
 
 static char X(desc)[256];
@@ -318,7 +368,7 @@ static void X(make_y)(const X(l2case) *c, int64_t ly, TT **y, TT **yref, TT **y0
 
 static void X(gemv_case)(nla_context *ctx, const X(l2case) *c)
 {
-    int64_t m = c->m, n = c->n, lda = (m > 1 ? m : 1) + 3;
+    int64_t m = c->m, n = c->n, lda = c->lda ? c->lda : (m > 1 ? m : 1) + 3;
     int64_t lx = c->trans ? m : n, ly = c->trans ? n : m;
     TT *a = malloc((size_t)(lda * (n > 0 ? n : 1)) * sizeof(TT));
     double *dense = malloc((size_t)(m * n + 1) * sizeof(double));
@@ -342,6 +392,8 @@ static void X(gemv_case)(nla_context *ctx, const X(l2case) *c)
                      beta, y, c->incy);
     cr_assert(st == NLA_OK, "%s: status %d (%s)", X(describe)(c), st,
               nla_context_error(ctx));
+    if (c->alpha != 0 && m > 0 && n > 0)
+        check_gemv_form(ctx, c->trans, c->form);
     CB(gemv)(CblasColMajor, c->trans ? CblasTrans : CblasNoTrans, (int)m, (int)n, alpha, a,
              (int)lda, x, (int)c->incx, beta, yref, (int)c->incy);
     X(check_y)(c, dense, x, y0, yin, y, yref);
@@ -375,6 +427,9 @@ static void X(gemv_sweep)(void)
     nla_context_destroy(ctx);
 }
 
+static void X(gemv_lda)(void);
+
+/* strided and reversed x and y; then the columns a pass chosen by lda */
 static void X(gemv_incs)(void)
 {
     static const int64_t dims[][2] = { { 1, 1 }, { 3, 2 }, { 17, 64 }, { 129, 3 } };
@@ -393,6 +448,36 @@ static void X(gemv_incs)(void)
                         c.beta = c.nan_y ? 0 : 0.7;
                         X(gemv_case)(ctx, &c);
                     }
+    nla_context_destroy(ctx);
+    if (!want_form_gemv)
+        X(gemv_lda)();
+}
+
+/* gemv's columns a pass as chosen: many for a matrix over twice the L2,
+   unless many columns lda apart would share L1 sets (lda * size a multiple
+   of 4 KiB: with the AVX-512 table, and with the others' eight NoTrans
+   columns); else few */
+static void X(gemv_lda)(void)
+{
+    const int64_t crowd = 4096 / (int64_t)sizeof(TT);
+    const int64_t ldas[] = { 303, crowd, 2 * crowd, crowd + 16 };
+    const int64_t l2 = nla_cpu_config_value("l2");
+    int avx512 = !strcmp(nla_cpu_isa(), "avx512");
+    nla_context *ctx = ref_cpu_context();
+    X(l2case) c = { .routine = "gemv", .nt = 1, .alpha = 0.7, .beta = 0.3, .incx = 1,
+                    .incy = 1, .m = 300 };
+
+    cr_assert(l2 > 0);
+    for (size_t k = 0; k < sizeof ldas / sizeof ldas[0]; k++)
+        for (int big = 0; big < 2; big++)
+            for (c.trans = 0; c.trans < 2; c.trans++) {
+                int crowded = ldas[k] % crowd == 0 && (avx512 || !c.trans);
+                c.lda = ldas[k];
+                /* over 2 * l2 bytes, with a group of 4 and single columns left */
+                c.n = big ? 2 * l2 / (c.m * (int64_t)sizeof(TT)) / 12 * 12 + 19 : 41;
+                c.form = big && !crowded ? "many" : "few";
+                X(gemv_case)(ctx, &c);
+            }
     nla_context_destroy(ctx);
 }
 
@@ -632,6 +717,7 @@ static void X(run_gemv)(nla_context *ctx, const X(l2case) *c, TT *y)
     cr_assert(NLA(gemv)(ctx, c->trans ? NLA_TRANS : NLA_NO_TRANS, c->m, c->n,
                           (TT)c->alpha, a, lda, x, c->incx, (TT)c->beta, y, c->incy) ==
               NLA_OK);
+    check_gemv_form(ctx, c->trans, NULL);
     free(a);
     free(x);
 }
@@ -740,14 +826,14 @@ static void X(threads_case)(X(runner) run, X(l2case) *c)
 
 static void X(gemv_threads)(void)
 {
-    /* NoTrans: a matrix that takes the cached form (four columns a pass,
-       on the zen5 and xeon profiles) and one over its 12 MiB bound
-       (eight; 1300 and 1850 leave a group
-       of four and one of two) */
+    /* column counts that leave groups of four and single columns after
+       the passes of 12 or 8 (700, 1300, 301) and single ones only (1850);
+       the 200 x 301 matrix within the L2 takes few columns a pass, the
+       others many */
     const int64_t big = sizeof(TT) == 8 ? 1300 : 1850;
-    const int64_t dims[2][2] = { { 900, 700 }, { big, big } };
+    const int64_t dims[3][2] = { { 900, 700 }, { big, big }, { 200, 301 } };
     X(l2case) c = { .routine = "gemv", .alpha = 0.7, .beta = 0.3 };
-    for (int d = 0; d < 2; d++)
+    for (int d = 0; d < 3; d++)
         for (c.trans = 0; c.trans < 2; c.trans++) {
             c.m = dims[d][0];
             c.n = dims[d][1];

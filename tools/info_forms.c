@@ -5,6 +5,7 @@
  *
  *   nla info                                the forms of the bench's shapes
  *   nla info gbmv d|s N|T M N KL KU          one band shape
+ *   nla info gemv d|s N|T M N LDA            one dense shape
  *
  * A band's form depends on its width clipped to the matrix, so the call is
  * made with the clipped KL and KU on a matrix of at most KL+KU+16 rows and
@@ -37,11 +38,43 @@ static const char *gbmv_form(nla_context *ctx, int single, int trans, int64_t m,
     return buf;
 }
 
-/* The form's name: the word after "gbmv N " up to the colon. */
+/* The form an m x n gemv with this lda runs.  It depends on lda mod 4096
+   (past 4096) and on the matrix's bytes against the L2, so the call is made
+   with lda 4096 + lda % 4096 past 4096 and as many of the m*n entries as
+   fit in 16 MiB (the same side of any L2 up to 8 MiB). */
+static const char *gemv_form(nla_context *ctx, int single, int trans, int64_t m, int64_t n,
+                             int64_t lda, char *buf, size_t len)
+{
+    int64_t ld = lda < 4096 ? lda : 4096 + lda % 4096;
+    int64_t es = single ? (int64_t)sizeof(float) : (int64_t)sizeof(double);
+    int64_t m1 = m < ld ? m : ld, n1 = (m / m1) * n, cap = ((int64_t)16 << 20) / (ld * es);
+    void *a, *x, *y;
+    nla_trans tr = trans ? NLA_TRANS : NLA_NO_TRANS;
+    nla_status st = NLA_ENOMEM;
+
+    n1 = n1 < cap ? n1 : cap > 1 ? cap : 1;
+    a = calloc((size_t)(ld * n1), (size_t)es);
+    x = calloc((size_t)(m1 + n1), (size_t)es);
+    y = calloc((size_t)(m1 + n1), (size_t)es);
+    if (a && x && y)
+        st = single ? nla_sgemv(ctx, tr, m1, n1, 1.0f, a, ld, x, 1, 0.0f, y, 1)
+                    : nla_dgemv(ctx, tr, m1, n1, 1.0, a, ld, x, 1, 0.0, y, 1);
+    snprintf(buf, len, "%s", st == NLA_OK ? nla_context_last_form(ctx) : "?");
+    free(a);
+    free(x);
+    free(y);
+    return buf;
+}
+
+/* The form's name: the last word before the colon ("gbmv N rows: ..."). */
 static const char *form_word(const char *form, char *buf, size_t len)
 {
-    const char *p = strlen(form) > 7 ? form + 7 : form;
-    size_t k = strcspn(p, ":");
+    size_t k = strcspn(form, ":");
+    const char *p = form + k;
+
+    while (p > form && p[-1] != ' ')
+        p--;
+    k = (size_t)(form + k - p);
     snprintf(buf, len, "%.*s", (int)(k < len ? k : len - 1), p);
     return buf;
 }
@@ -71,6 +104,19 @@ void nla_info_forms(void)
                                          word, sizeof word));
             printf("\n");
         }
+    printf("  gemv, lda = m = n  1000  4000  8000 (nla info gemv d|s N|T M N LDA: why)\n");
+    for (int single = 0; single < 2; single++)
+        for (int trans = 0; trans < 2; trans++) {
+            printf("  gemv %c %c        ", single ? 's' : 'd', trans ? 'T' : 'N');
+            for (int k = 0; k < 3; k++)
+            {
+                int64_t d = k ? 4000 * k : 1000;
+                printf(" %5s", form_word(gemv_form(ctx, single, trans, d, d, d, form,
+                                                   sizeof form),
+                                         word, sizeof word));
+            }
+            printf("\n");
+        }
     nla_context_destroy(ctx);
 }
 
@@ -83,27 +129,31 @@ static int64_t parse_size(const char *s, int *ok)
     return v;
 }
 
-/* nla info gbmv d|s N|T M N KL KU */
+/* nla info gbmv d|s N|T M N KL KU, or gemv d|s N|T M N LDA */
 int nla_info_form_query(int argc, char **argv)
 {
     nla_context *ctx;
     char form[160];
-    int ok = argc == 8 && !strcmp(argv[1], "gbmv") && (!strcmp(argv[2], "d") || !strcmp(argv[2], "s")) &&
+    int band = argc == 8 && !strcmp(argv[1], "gbmv");
+    int ok = (band || (argc == 7 && !strcmp(argv[1], "gemv"))) &&
+             (!strcmp(argv[2], "d") || !strcmp(argv[2], "s")) &&
              (!strcmp(argv[3], "N") || !strcmp(argv[3], "T"));
     int64_t v[4] = { 0 };
 
-    for (int i = 0; ok && i < 4; i++)
+    for (int i = 0; ok && i < argc - 4; i++)
         v[i] = parse_size(argv[4 + i], &ok);
-    if (!ok || v[0] < 1 || v[1] < 1) {
-        fprintf(stderr, "usage: nla info [gbmv d|s N|T M N KL KU]\n");
+    if (!ok || v[0] < 1 || v[1] < 1 || (!band && v[2] < v[0])) {
+        fprintf(stderr, "usage: nla info [gbmv d|s N|T M N KL KU | gemv d|s N|T M N LDA]\n");
         return NLA_EXIT_USAGE;
     }
     if (nla_context_create(&ctx, NLA_BACKEND_CPU) != NLA_OK) {
         fprintf(stderr, "nla info: %s\n", nla_last_error());
         return NLA_EXIT_FAIL;
     }
-    printf("%s\n", gbmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1], v[2], v[3],
-                             form, sizeof form));
+    printf("%s\n", band ? gbmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1], v[2],
+                                    v[3], form, sizeof form)
+                         : gemv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1],
+                                     v[2], form, sizeof form));
     nla_context_destroy(ctx);
     return NLA_EXIT_OK;
 }

@@ -15,8 +15,8 @@ static void usage(FILE *f)
                "\n"
                "commands:\n"
                "  info     version, CPU ISA and configuration and why, level-2 forms,\n"
-               "           threads, backends, environment (nla info gbmv d|s N|T M N KL KU:\n"
-               "           the form one band shape runs, and why)\n"
+               "           threads, backends, environment (nla info gbmv d|s N|T M N KL KU,\n"
+               "           nla info gemv d|s N|T M N LDA: the form one shape runs, and why)\n"
                "  bench    time libnla against the reference (nla bench --help)\n"
                "  help     this message (nla help bench: the bench's)\n"
                "  version  print the libnla version\n");

@@ -9,8 +9,9 @@
  * call takes.  The measurements behind the crossovers are in
  * doc/tuning.md.
  *
- * NLA_L2_FORM forces band forms, for tests and tuning: a comma-separated
- * list of rows or cols (NoTrans) and diag or dots (Trans).
+ * NLA_L2_FORM forces forms, for tests and tuning: a comma-separated list
+ * of rows or cols (band NoTrans), diag or dots (band Trans), many or few
+ * (gemv's columns a pass).
  * NLA_L2_THREAD_MIN (matrix entries) overrides the one-thread threshold.
  */
 #include <math.h>
@@ -50,6 +51,8 @@ static struct {
     nla_l2_config cfg;
     int isa;                /* the running ISA's row of the gbmv crossovers */
     int forced_n, forced_t; /* a form, or -1 */
+    int forced_many;        /* gemv: 1 many, 0 few, or -1 */
+    double gemv_many_bytes; /* gemv: many columns a pass over this */
 } l2;
 static pthread_once_t l2_once = PTHREAD_ONCE_INIT;
 
@@ -73,7 +76,9 @@ static void l2_parse_forms(const char *list)
     char *save = NULL;
 
     snprintf(buf, sizeof buf, "%s", list);
-    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save))
+    for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+        if (!strcmp(t, "many") || !strcmp(t, "few"))
+            l2.forced_many = t[0] == 'm';
         for (int f = 0; f < NLA_L2_GBMV_FORMS; f++)
             if (!strcmp(t, l2_forms[f].name)) {
                 if (f <= NLA_L2_GBMV_N_COLS)
@@ -81,6 +86,7 @@ static void l2_parse_forms(const char *list)
                 else
                     l2.forced_t = f;
             }
+    }
 }
 
 static void l2_init(void)
@@ -90,7 +96,8 @@ static void l2_init(void)
 
     l2.cfg = nla_tuning_get()->l2;
     l2.isa = (int)nla_cpu_isa_id();
-    l2.forced_n = l2.forced_t = -1;
+    l2.forced_n = l2.forced_t = l2.forced_many = -1;
+    l2.gemv_many_bytes = 2.0 * (double)nla_tuning_get()->cache.l2;
     if (l2_env_number("NLA_L2_THREAD_MIN", &v))
         l2.cfg.thread_min = v < 9e18 ? (int64_t)v : INT64_MAX;
     if (forms)
@@ -122,6 +129,48 @@ static nla_l2_gbmv_form l2_gbmv_form(int notrans, int64_t w, int single, const c
     if (say)
         *say = forced >= 0 ? l2_forms[f].forced : l2_forms[f].chosen;
     return f;
+}
+
+/* Whether gemv takes its many columns a pass (cols, the kernel's count)
+   for a matrix of `bytes` with columns ld_bytes apart; *say gets why.
+   Many runs read at once keep more lines in flight, which pays for lines
+   from L3 or memory: a matrix over twice the L2.  From the L2 the loads
+   are the limit, and the wider pass costs a little more.  An x86 L1 data
+   cache spans 4 KiB a way (8 ways or more): columns in lines apart whose
+   offsets mod 4 KiB lie within two lines share sets, and more than 6 such
+   evict each other (lda * size near a multiple of 2 KiB).  doc/tuning.md
+   5.0.7. */
+static int l2_gemv_many(int notrans, int cols, int64_t ld_bytes, double bytes,
+                        const char **say)
+{
+    static const char *says[2][5] = {
+        { "gemv T dotxf few: 4 dots a pass, more would crowd an L1 set",
+          "gemv T dotxf few: 4 dots a pass, the matrix is within twice the L2",
+          "gemv T dotxf many: 12 (AVX-512) or 4 dots a pass, from L3 or memory",
+          "gemv T dotxf few: forced by NLA_L2_FORM", "gemv T dotxf many: forced by NLA_L2_FORM" },
+        { "gemv N axpyf few: 8 columns a pass, more would crowd an L1 set",
+          "gemv N axpyf few: 8 columns a pass, the matrix is within twice the L2",
+          "gemv N axpyf many: 12 (AVX-512) or 8 columns a pass, from L3 or memory",
+          "gemv N axpyf few: forced by NLA_L2_FORM", "gemv N axpyf many: forced by NLA_L2_FORM" },
+    };
+    int crowded = 0;
+
+    pthread_once(&l2_once, l2_init);
+    if (l2.forced_many >= 0) {
+        *say = says[notrans][3 + l2.forced_many];
+        return l2.forced_many;
+    }
+    for (int k = 0; k < cols && !crowded; k++) {
+        int near = 0;
+        for (int j = 0; j < cols; j++) {
+            int64_t d = (int64_t)((uint64_t)((j - k) * ld_bytes) % 4096);
+            near += j == k || ((d < 128 || d > 4096 - 128) && (j - k) * (j - k) * ld_bytes *
+                                                                   ld_bytes >= 128 * 128);
+        }
+        crowded = near > 6;
+    }
+    *say = says[notrans][crowded ? 0 : bytes <= l2.gemv_many_bytes ? 1 : 2];
+    return !crowded && bytes > l2.gemv_many_bytes;
 }
 
 static void l2_say(const nla_exec *ex, const char *what)

@@ -149,7 +149,7 @@ static nla_status LL(P, views)(const nla_exec *ex, int64_t lx, const T *x,
    the matrix or the band) */
 struct LL(P, mv_job) {
     const nla_l2_kernels *K;
-    int form, notrans;
+    int form, notrans, many; /* many: gemv's many columns a pass */
     int64_t m, n, kl, ku;
     T alpha, beta;
     const T *a;
@@ -172,10 +172,11 @@ static void LL(P, mv_part)(const void *job, int tid, int team)
     } else if (g->notrans) {
         /* the kernel takes alpha x[j] once a column; Trans scales the dots */
         LL(P, scale)(hi - lo, g->beta, g->ys + lo, 1);
-        KF(g->K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo);
+        KF(g->K, P, gemv_n)(hi - lo, g->n, g->a + lo, g->lda, g->xs, g->alpha, g->ys + lo,
+                            g->many);
     } else {
         KF(g->K, P, gemv_t)(g->m, hi - lo, g->a + lo * g->lda, g->lda, g->xs, g->alpha,
-                            g->beta, g->ys + lo);
+                            g->beta, g->ys + lo, g->many);
     }
 }
 
@@ -210,13 +211,16 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
                        T beta, T *y, int64_t incy)
 {
     int notrans = trans == NLA_NO_TRANS;
-    struct LL(P, mv_job) g = { .K = nla_l2_kernels_get(), .form = -1, .notrans = notrans,
-                               .m = m, .n = n, .alpha = alpha, .beta = beta, .a = a,
-                               .lda = lda };
+    const nla_l2_kernels *K = nla_l2_kernels_get();
+    const char *what;
+    struct LL(P, mv_job) g = { .K = K, .form = -1, .notrans = notrans, .m = m, .n = n,
+                               .alpha = alpha, .beta = beta, .a = a, .lda = lda };
 
-    return LL(P, mv)(ex, &g, (double)m * n, x, incx, y, incy,
-                     notrans ? "gemv N axpyf: eight columns a pass"
-                             : "gemv T dotxf: four dots a pass");
+    /* (an lda past 4096 as 4096 + lda % 4096: the same sets, no overflow) */
+    g.many = l2_gemv_many(notrans, K->gemv_cols[!notrans],
+                          (lda < 4096 ? lda : 4096 + lda % 4096) * (int64_t)sizeof(T),
+                          (double)m * n * sizeof(T), &what);
+    return LL(P, mv)(ex, &g, (double)m * n, x, incx, y, incy, what);
 }
 
 nla_status L2(P, gbmv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n,

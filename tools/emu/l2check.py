@@ -42,7 +42,7 @@ if not all(FNS.values()):
 EPS = {"d": float(np.finfo(np.float64).eps), "s": float(np.finfo(np.float32).eps)}
 # each kernel's parameters in order: i integer or pointer, f T
 GBMV_SIG = "iiiiiiiffiii"  # m n kl ku ab ldab x alpha beta y lo hi
-SIGS = {"gemv_n": "iiiiifi", "gemv_t": "iiiiiffi", "spmv_u": "iiiiii", "spmv_l": "iiiiii",
+SIGS = {"gemv_n": "iiiiifii", "gemv_t": "iiiiiffii", "spmv_u": "iiiiii", "spmv_l": "iiiiii",
         **{f: GBMV_SIG for fs in FORMS.values() for f in fs}}
 # thread blocks start at multiples of this (L2_ALIGN, src/blas/level2.c)
 ALIGN = 64
@@ -101,7 +101,7 @@ def check_axpy(tag, p, got, yb, alpha, Ad, xd, terms):
           bound(p, terms, abs(alpha) * (np.abs(Ad) @ np.abs(xd)), np.abs(yb)))
 
 
-def gemv_case(rng, p, trans, m, n, ldx, at_end, off, alpha, beta):
+def gemv_case(rng, p, trans, m, n, ldx, at_end, off, alpha, beta, many):
     emu.free_all()
     lda = m + ldx
     a, ap = array(lda * n, p, at_end, off)
@@ -114,12 +114,12 @@ def gemv_case(rng, p, trans, m, n, ldx, at_end, off, alpha, beta):
     y[:] = rng.standard_normal(ly)
     y0 = np.array(y, dtype=np.float64)
     Ad = A if trans == "N" else A.T
-    tag = f"{ISA} {p}gemv {trans} m={m} n={n} lda={lda} off={off}"
+    tag = f"{ISA} {p}gemv {trans} m={m} n={n} lda={lda} off={off} many={many}"
     if trans == "N":  # the kernel adds alpha*A*x to y; the driver scales y first
-        ok = run(p, "gemv_n", [m, n, ap, lda, xp, alpha, yp], tag)
+        ok = run(p, "gemv_n", [m, n, ap, lda, xp, alpha, yp, many], tag)
         yb = y0
     else:
-        ok = run(p, "gemv_t", [m, n, ap, lda, xp, alpha, beta, yp], tag)
+        ok = run(p, "gemv_t", [m, n, ap, lda, xp, alpha, beta, yp, many], tag)
         yb = beta * y0
     if ok:
         check_axpy(tag, p, np.array(y), yb, alpha, Ad, np.array(x, dtype=np.float64), lx)
@@ -266,7 +266,9 @@ def cases(rng, quick):
         for trans in "NT":
             for m, n in [(1, 1), (7, 5), (33, 40), (100, 97), (260, 300)] + ([] if quick else [(700, 690)]):
                 for ldx in (0, 3):
-                    gemv_case(rng, p, trans, m, n, ldx, bool(ldx), offs[(m + n) % 4], 0.75, 0.5)
+                    for many in (0, 1):  # gemv's columns a pass: few, many
+                        gemv_case(rng, p, trans, m, n, ldx, bool(ldx), offs[(m + n) % 4], 0.75,
+                                  0.5, many)
         for uplo in "UL":
             for n in (1, 2, 5, 17, 64, 131) + (() if quick else (400,)):
                 for at_end in (False, True):

@@ -31,12 +31,13 @@ typedef enum nla_l2_gbmv_form {
 
 #define NLA_L2_KERNEL_FNS(T, P)                                                \
     /* y[0..m) += A[0..m, 0..n) * (alpha x[0..n)), each alpha x[j] rounded   \
-       once */                                                                 \
+       once; many: gemv_cols[0] columns a pass, else 8 */                      \
     void (*P##gemv_n)(int64_t m, int64_t n, const T *a, int64_t lda,           \
-                      const T *x, T alpha, T *y);                              \
-    /* y[j] = beta*y[j] + alpha * A[0..m, j] . x[0..m), j < n */               \
+                      const T *x, T alpha, T *y, int many);                    \
+    /* y[j] = beta*y[j] + alpha * A[0..m, j] . x[0..m), j < n; many:          \
+       gemv_cols[1] dots a pass, else 4 */                                     \
     void (*P##gemv_t)(int64_t m, int64_t n, const T *a, int64_t lda,           \
-                      const T *x, T alpha, T beta, T *y);                      \
+                      const T *x, T alpha, T beta, T *y, int many);            \
     /* band A (LAPACK storage, kl <= m-1, ku <= n-1), by form: for i in      \
        [lo, hi), y[i] = beta*y[i] + alpha * (op(A)*x)[i] */                    \
     void (*P##gbmv[NLA_L2_GBMV_FORMS])(int64_t m, int64_t n, int64_t kl,       \
@@ -52,6 +53,7 @@ typedef enum nla_l2_gbmv_form {
 
 typedef struct nla_l2_kernels {
     const char *name; /* "generic", "avx2", "avx512" */
+    int gemv_cols[2]; /* gemv's columns a pass when many, NoTrans and Trans */
     NLA_L2_KERNEL_FNS(double, d)
     NLA_L2_KERNEL_FNS(float, s)
 } nla_l2_kernels;

@@ -48,6 +48,19 @@
 #define L2_UPPER_CLEAN() ((void)0)
 #endif
 
+/* gemv's columns a pass when many can be read at once (the driver checks
+   that they do not crowd an L1 set): as many as the registers hold (T: two
+   sums a column, N: one broadcast), at most 12.  From memory more runs
+   keep more lines in flight, while past about 15 runs the hardware's
+   stream prefetch loses track (doc/tuning.md, 5.0.7).  Otherwise N takes 8
+   and T 4. */
+#ifndef L2_GEMV_N_COLS
+#define L2_GEMV_N_COLS (NLA_VBYTES == 64 ? 12 : 8)
+#endif
+#ifndef L2_GEMV_T_COLS
+#define L2_GEMV_T_COLS (NLA_VBYTES == 64 ? 12 : 4)
+#endif
+
 #define LT_T double
 #define LT_P d
 #define LT_DOUBLE 1
@@ -75,7 +88,11 @@
                  [NLA_L2_GBMV_T_DIAG] = P##_gbmv_t_diag,                       \
                  [NLA_L2_GBMV_T_DOTS] = P##_gbmv_t_dots },                     \
     .P##spmv_u = P##_spmv_u, .P##spmv_l = P##_spmv_l
-const nla_l2_kernels NLA_L2TAB = { .name = NLA_KNAME, L2_TABLE(d), L2_TABLE(s) };
+const nla_l2_kernels NLA_L2TAB = {
+    .name = NLA_KNAME,
+    .gemv_cols = { L2_GEMV_N_COLS, L2_GEMV_T_COLS },
+    L2_TABLE(d), L2_TABLE(s)
+};
 #undef L2_TABLE
 
 #else /* ----------------------------------------------- per precision */
@@ -244,6 +261,7 @@ INLINE void L(scale)(LT_T *y, int64_t len, LT_T beta)
 
 /* ------------------------------------------------------- dotxf: dots */
 
+
 /* Columns [Q0, Q1) of L(dotxf)'s sums over [0, len): two accumulators a
    column, the partial vector into the second */
 INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
@@ -283,7 +301,7 @@ INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
 INLINE void L(dotxf)(const int Q, const int in_step, int64_t len, const LT_T *a, int64_t lda,
                      const LT_T *x, const int xs, LT_T *d)
 {
-    VEC s0[4], s1[4];
+    VEC s0[12], s1[12];
 
     UNROLL
     for (int q = 0; q < Q; q++)
@@ -315,7 +333,7 @@ INLINE LT_T L(dot)(int64_t len, const LT_T *a, const LT_T *x)
 INLINE void L(axpyf)(const int C, int64_t m, const LT_T *a, int64_t lda, const LT_T *x,
                      LT_T alpha, LT_T *y)
 {
-    VEC xv[8];
+    VEC xv[12];
     int64_t i = 0;
 
     UNROLL
@@ -344,38 +362,47 @@ INLINE void L(axpyf)(const int C, int64_t m, const LT_T *a, int64_t lda, const L
     }
 }
 
-/* y[0..m) += A (alpha x): eight columns a pass over y (y's traffic an
-   eighth of A's) */
+/* y[0..m) += A (alpha x): L2_GEMV_N_COLS columns a pass over y if many,
+   else 8 */
 static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
-                      LT_T alpha, LT_T *y)
+                      LT_T alpha, LT_T *y, int many)
 {
     int64_t j = 0;
 
+    for (; many && j + L2_GEMV_N_COLS <= n; j += L2_GEMV_N_COLS)
+        L(axpyf)(L2_GEMV_N_COLS, m, a + j * lda, lda, x + j, alpha, y);
     for (; j + 8 <= n; j += 8)
         L(axpyf)(8, m, a + j * lda, lda, x + j, alpha, y);
-    if (j + 4 <= n) {
+    for (; j + 4 <= n; j += 4)
         L(axpyf)(4, m, a + j * lda, lda, x + j, alpha, y);
-        j += 4;
-    }
     for (; j < n; j++)
         L(axpyf)(1, m, a + j * lda, lda, x + j, alpha, y);
 }
 
-/* y[j] = beta*y[j] + alpha * A[:, j] . x, four dots a pass over x */
+/* y[0..Q) = beta*y + alpha * A[:, 0..Q) . x, Q dots a pass over x */
+INLINE void L(dots_blend)(const int Q, int64_t m, const LT_T *a, int64_t lda, const LT_T *x,
+                          LT_T alpha, LT_T beta, LT_T *y)
+{
+    LT_T d[12];
+    L(dotxf)(Q, 1, m, a, lda, x, 0, d);
+    UNROLL
+    for (int u = 0; u < Q; u++)
+        y[u] = L(blend)(alpha, d[u], beta, y + u);
+}
+
+/* y[j] = beta*y[j] + alpha * A[:, j] . x: L2_GEMV_T_COLS columns a pass if
+   many, then four, then one (a column's sum has the same bits either way) */
 static void L(gemv_t)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT_T *x,
-                      LT_T alpha, LT_T beta, LT_T *y)
+                      LT_T alpha, LT_T beta, LT_T *y, int many)
 {
     int64_t j = 0;
 
-    for (; j + 4 <= n; j += 4) {
-        LT_T d[4];
-        L(dotxf)(4, 1, m, a + j * lda, lda, x, 0, d);
-        UNROLL
-        for (int u = 0; u < 4; u++)
-            y[j + u] = L(blend)(alpha, d[u], beta, y + j + u);
-    }
+    for (; many && j + L2_GEMV_T_COLS <= n; j += L2_GEMV_T_COLS)
+        L(dots_blend)(L2_GEMV_T_COLS, m, a + j * lda, lda, x, alpha, beta, y + j);
+    for (; j + 4 <= n; j += 4)
+        L(dots_blend)(4, m, a + j * lda, lda, x, alpha, beta, y + j);
     for (; j < n; j++)
-        y[j] = L(blend)(alpha, L(dot)(m, a + j * lda, x), beta, y + j);
+        L(dots_blend)(1, m, a + j * lda, lda, x, alpha, beta, y + j);
 }
 
 #include "level2_band_tmpl.h"

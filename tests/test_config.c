@@ -335,4 +335,5 @@ Test(config, gbmv_forms_follow_crossovers, .init = clean_env)
                       (long long)w + 1, f);
         }
     cr_assert(nla_cpu_config_value("l2_thread_min") >= 0);
+    cr_assert(nla_cpu_config_value("gemv_many_bytes") == 2 * nla_cpu_config_value("l2"));
 }

@@ -453,7 +453,7 @@ static void X(gemv_incs)(void)
         X(gemv_lda)();
 }
 
-/* gemv's columns a pass as chosen: many for a matrix over twice the L2,
+/* gemv's columns a pass as chosen: many for a matrix over gemv_many_bytes,
    unless many columns lda apart would share L1 sets (lda * size a multiple
    of 4 KiB: with the AVX-512 table, and with the others' eight NoTrans
    columns); else few */
@@ -461,20 +461,20 @@ static void X(gemv_lda)(void)
 {
     const int64_t crowd = 4096 / (int64_t)sizeof(TT);
     const int64_t ldas[] = { 303, crowd, 2 * crowd, crowd + 16 };
-    const int64_t l2 = nla_cpu_config_value("l2");
+    const int64_t many = nla_cpu_config_value("gemv_many_bytes");
     int avx512 = !strcmp(nla_cpu_isa(), "avx512");
     nla_context *ctx = ref_cpu_context();
     X(l2case) c = { .routine = "gemv", .nt = 1, .alpha = 0.7, .beta = 0.3, .incx = 1,
                     .incy = 1, .m = 300 };
 
-    cr_assert(l2 > 0);
+    cr_assert(many > 0);
     for (size_t k = 0; k < sizeof ldas / sizeof ldas[0]; k++)
         for (int big = 0; big < 2; big++)
             for (c.trans = 0; c.trans < 2; c.trans++) {
                 int crowded = ldas[k] % crowd == 0 && (avx512 || !c.trans);
                 c.lda = ldas[k];
-                /* over 2 * l2 bytes, with a group of 4 and single columns left */
-                c.n = big ? 2 * l2 / (c.m * (int64_t)sizeof(TT)) / 12 * 12 + 19 : 41;
+                /* over gemv_many_bytes, a group of 4 and single columns left */
+                c.n = big ? many / (c.m * (int64_t)sizeof(TT)) / 12 * 12 + 19 : 41;
                 c.form = big && !crowded ? "many" : "few";
                 X(gemv_case)(ctx, &c);
             }

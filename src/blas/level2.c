@@ -52,7 +52,6 @@ static struct {
     int isa;                /* the running ISA's row of the gbmv crossovers */
     int forced_n, forced_t; /* a form, or -1 */
     int forced_many;        /* gemv: 1 many, 0 few, or -1 */
-    double gemv_many_bytes; /* gemv: many columns a pass over this */
 } l2;
 static pthread_once_t l2_once = PTHREAD_ONCE_INIT;
 
@@ -97,7 +96,6 @@ static void l2_init(void)
     l2.cfg = nla_tuning_get()->l2;
     l2.isa = (int)nla_cpu_isa_id();
     l2.forced_n = l2.forced_t = l2.forced_many = -1;
-    l2.gemv_many_bytes = 2.0 * (double)nla_tuning_get()->cache.l2;
     if (l2_env_number("NLA_L2_THREAD_MIN", &v))
         l2.cfg.thread_min = v < 9e18 ? (int64_t)v : INT64_MAX;
     if (forms)
@@ -134,8 +132,8 @@ static nla_l2_gbmv_form l2_gbmv_form(int notrans, int64_t w, int single, const c
 /* Whether gemv takes its many columns a pass (cols, the kernel's count)
    for a matrix of `bytes` with columns ld_bytes apart; *say gets why.
    Many runs read at once keep more lines in flight, which pays for lines
-   from L3 or memory: a matrix over twice the L2.  From the L2 the loads
-   are the limit, and the wider pass costs a little more.  An x86 L1 data
+   from L3 or memory: a matrix over the configuration's gemv_many_bytes
+   (twice the L2).  An x86 L1 data
    cache spans 4 KiB a way (8 ways or more): columns in lines apart whose
    offsets mod 4 KiB lie within two lines share sets, and more than 6 such
    evict each other (lda * size near a multiple of 2 KiB).  doc/tuning.md
@@ -164,13 +162,13 @@ static int l2_gemv_many(int notrans, int cols, int64_t ld_bytes, double bytes,
         int near = 0;
         for (int j = 0; j < cols; j++) {
             int64_t d = (int64_t)((uint64_t)((j - k) * ld_bytes) % 4096);
-            near += j == k || ((d < 128 || d > 4096 - 128) && (j - k) * (j - k) * ld_bytes *
-                                                                   ld_bytes >= 128 * 128);
+            int64_t apart = (j > k ? j - k : k - j) * ld_bytes;
+            near += j == k || ((d < 128 || d > 4096 - 128) && apart >= 128);
         }
         crowded = near > 6;
     }
-    *say = says[notrans][crowded ? 0 : bytes <= l2.gemv_many_bytes ? 1 : 2];
-    return !crowded && bytes > l2.gemv_many_bytes;
+    *say = says[notrans][crowded ? 0 : bytes <= (double)l2.cfg.gemv_many_bytes ? 1 : 2];
+    return !crowded && bytes > (double)l2.cfg.gemv_many_bytes;
 }
 
 static void l2_say(const nla_exec *ex, const char *what)

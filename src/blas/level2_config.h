@@ -19,6 +19,9 @@ typedef struct nla_l2_config {
     int64_t gbmv_t_diag_w[3][2];
     /* calls over fewer matrix entries run on one thread */
     int64_t thread_min;
+    /* gemv takes many columns a pass for a matrix over this many bytes
+       (set from the L2's size: nla_tuning_derive_gemv_many) */
+    int64_t gemv_many_bytes;
 } nla_l2_config;
 
 /* The crossovers measured on a Zen 4 (doc/tuning.md, 5.0-5.0.2), the

@@ -334,6 +334,7 @@ static void choose(void)
         snprintf(why, sizeof why, "%s is not in the table", id);
         choose_derived(&c, why);
     }
+    chosen.l2.gemv_many_bytes = nla_tuning_derive_gemv_many(chosen.cache.l2);
     n = strlen(chosen_reason);
     if (env && *env && !nla_tuning_known(env))
         snprintf(chosen_reason + n, sizeof chosen_reason - n,
@@ -427,5 +428,7 @@ NLA_API int64_t nla_cpu_config_value(const char *key)
         return t->l2.gbmv_t_diag_w[nla_cpu_isa_id()][key[0] == 's'];
     if (strcmp(key, "l2_thread_min") == 0)
         return t->l2.thread_min;
+    if (strcmp(key, "gemv_many_bytes") == 0)
+        return t->l2.gemv_many_bytes;
     return -1;
 }

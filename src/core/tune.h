@@ -89,6 +89,13 @@ static inline nla_gemm_cache_blocks nla_tuning_derive_gemm(int64_t l1d, int64_t 
     return b;
 }
 
+/* gemv: many columns a pass pay for lines from L3 or memory, so for a
+   matrix over twice the L2 (doc/tuning.md, 5.0.7). */
+static inline int64_t nla_tuning_derive_gemv_many(int64_t l2)
+{
+    return 2 * l2;
+}
+
 /* FFT: the Stockham sequence wins while data and scratch (2x) fit in the
    last-level cache, so l3/4 rounded down to a power of two, kept in
    [1 MiB, 64 MiB]. */

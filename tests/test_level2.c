@@ -477,8 +477,10 @@ static void X(gemv_lda)(void)
             for (c.trans = 0; c.trans < 2; c.trans++) {
                 int crowded = ldas[k] % crowd == 0 && (avx512 || !c.trans);
                 c.lda = ldas[k];
-                /* over gemv_many_bytes, a group of 4 and single columns left */
-                c.n = big ? many / (c.m * (int64_t)sizeof(TT)) / 12 * 12 + 19 : 41;
+                /* over gemv_many_bytes, a group of 4 and single columns left;
+                   or within it */
+                int64_t under = many / (c.m * (int64_t)sizeof(TT));
+                c.n = big ? under / 12 * 12 + 19 : under < 41 ? (under > 1 ? under : 1) : 41;
                 c.form = big && !crowded ? "many" : "few";
                 X(gemv_case)(ctx, &c);
             }
@@ -832,8 +834,8 @@ static void X(gemv_threads)(void)
 {
     /* column counts that leave groups of four and single columns after
        the passes of 12 or 8 (700, 1300, 301) and single ones only (1850);
-       the 200 x 301 matrix within the L2 takes few columns a pass, the
-       others many */
+       the 200 x 301 matrix takes few columns a pass (within an L2 of 256
+       KiB or more), the others many (over it, on an L2 of 1 MiB) */
     const int64_t big = sizeof(TT) == 8 ? 1300 : 1850;
     const int64_t dims[3][2] = { { 900, 700 }, { big, big }, { 200, 301 } };
     X(l2case) c = { .routine = "gemv", .alpha = 0.7, .beta = 0.3 };

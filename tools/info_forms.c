@@ -38,27 +38,33 @@ static const char *gbmv_form(nla_context *ctx, int single, int trans, int64_t m,
     return buf;
 }
 
-/* The form an m x n gemv with this lda runs.  It depends on lda mod 4096
-   (past 4096) and on the matrix's bytes against the L2, so the call is made
-   with lda 4096 + lda % 4096 past 4096 and as many of the m*n entries as
-   fit in 16 MiB (the same side of any L2 up to 8 MiB). */
+/* The form an m x n gemv with this lda runs.  It depends on the matrix's
+   bytes against gemv_many_bytes and on lda (past 4096, on lda mod 4096
+   alone), so the call is made with lda 4096 + lda % 4096 past 4096, that
+   many rows, and enough columns to fall on the same side of the bound. */
 static const char *gemv_form(nla_context *ctx, int single, int trans, int64_t m, int64_t n,
                              int64_t lda, char *buf, size_t len)
 {
     int64_t ld = lda < 4096 ? lda : 4096 + lda % 4096;
     int64_t es = single ? (int64_t)sizeof(float) : (int64_t)sizeof(double);
-    int64_t m1 = m < ld ? m : ld, n1 = (m / m1) * n, cap = ((int64_t)16 << 20) / (ld * es);
-    void *a, *x, *y;
+    double bytes = (double)m * (double)n * (double)es, col = (double)(ld * es);
+    double many = (double)nla_cpu_config_value("gemv_many_bytes");
+    int64_t n1 = bytes > many ? (int64_t)(many / col) + 1 : (int64_t)(bytes / col);
+    void *a = NULL, *x = NULL, *y = NULL;
     nla_trans tr = trans ? NLA_TRANS : NLA_NO_TRANS;
     nla_status st = NLA_ENOMEM;
 
-    n1 = n1 < cap ? n1 : cap > 1 ? cap : 1;
-    a = calloc((size_t)(ld * n1), (size_t)es);
-    x = calloc((size_t)(m1 + n1), (size_t)es);
-    y = calloc((size_t)(m1 + n1), (size_t)es);
+    if (bytes <= many && (double)n1 * col > (double)(16 << 20))
+        n1 = (int64_t)((double)(16 << 20) / col); /* any part of it is as small */
+    n1 = n1 > 1 ? n1 : 1;
+    if (lda >= m && many > 0) {
+        a = calloc((size_t)(ld * n1), (size_t)es);
+        x = calloc((size_t)(ld + n1), (size_t)es);
+        y = calloc((size_t)(ld + n1), (size_t)es);
+    }
     if (a && x && y)
-        st = single ? nla_sgemv(ctx, tr, m1, n1, 1.0f, a, ld, x, 1, 0.0f, y, 1)
-                    : nla_dgemv(ctx, tr, m1, n1, 1.0, a, ld, x, 1, 0.0, y, 1);
+        st = single ? nla_sgemv(ctx, tr, ld, n1, 1.0f, a, ld, x, 1, 0.0f, y, 1)
+                    : nla_dgemv(ctx, tr, ld, n1, 1.0, a, ld, x, 1, 0.0, y, 1);
     snprintf(buf, len, "%s", st == NLA_OK ? nla_context_last_form(ctx) : "?");
     free(a);
     free(x);

@@ -215,6 +215,16 @@ static int open_cblas(struct side *sd, char *spec)
         fprintf(stderr, "nla-ab: cblas: sides time level 2 only\n");
         return 0;
     }
+    {
+        /* the library's threads, read when it loads (OpenMP, OpenBLAS,
+           MKL, BLIS) */
+        char t[16];
+        snprintf(t, sizeof t, "%d", P.threads);
+        setenv("OMP_NUM_THREADS", t, 1);
+        setenv("OPENBLAS_NUM_THREADS", t, 1);
+        setenv("MKL_NUM_THREADS", t, 1);
+        setenv("BLIS_NUM_THREADS", t, 1);
+    }
     sd->handle = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_DEEPBIND);
     if (!sd->handle) {
         fprintf(stderr, "nla-ab: %s\n", dlerror());

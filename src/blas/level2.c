@@ -158,6 +158,10 @@ static int l2_gemv_many(int notrans, int cols, int64_t ld_bytes, double bytes,
         *say = says[notrans][3 + l2.forced_many];
         return l2.forced_many;
     }
+    if (bytes <= (double)l2.cfg.gemv_many_bytes) {
+        *say = says[notrans][1];
+        return 0;
+    }
     for (int k = 0; k < cols && !crowded; k++) {
         int near = 0;
         for (int j = 0; j < cols; j++) {
@@ -167,8 +171,8 @@ static int l2_gemv_many(int notrans, int cols, int64_t ld_bytes, double bytes,
         }
         crowded = near > 6;
     }
-    *say = says[notrans][crowded ? 0 : bytes <= (double)l2.cfg.gemv_many_bytes ? 1 : 2];
-    return !crowded && bytes > (double)l2.cfg.gemv_many_bytes;
+    *say = says[notrans][crowded ? 0 : 2];
+    return !crowded;
 }
 
 static void l2_say(const nla_exec *ex, const char *what)

@@ -93,7 +93,7 @@ static inline nla_gemm_cache_blocks nla_tuning_derive_gemm(int64_t l1d, int64_t 
    matrix over twice the L2 (doc/tuning.md, 5.0.7). */
 static inline int64_t nla_tuning_derive_gemv_many(int64_t l2)
 {
-    return 2 * l2;
+    return l2 < INT64_MAX / 2 ? 2 * l2 : INT64_MAX;
 }
 
 /* FFT: the Stockham sequence wins while data and scratch (2x) fit in the

@@ -264,7 +264,7 @@ def cases(rng, quick):
     offs = [0, 1, 3, 5]
     for p in "ds":
         for trans in "NT":
-            for m, n in [(1, 1), (7, 5), (33, 40), (100, 97), (260, 300)] + ([] if quick else [(700, 690)]):
+            for m, n in [(1, 1), (7, 5), (33, 40), (100, 97), (260, 300), (40, 129)] + ([] if quick else [(700, 690)]):
                 for ldx in (0, 3):
                     for many in (0, 1):  # gemv's columns a pass: few, many
                         gemv_case(rng, p, trans, m, n, ldx, bool(ldx), offs[(m + n) % 4], 0.75,

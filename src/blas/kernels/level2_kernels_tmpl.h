@@ -13,7 +13,7 @@
  *
  * The primitives, each a few dozen lines:
  *   axpyf   y += A[:, c..c+C) x, C columns a pass (gemv NoTrans)
- *   dotxf   four dots a pass over x (gemv Trans, band Trans "dots"), and
+ *   dotxf   Q dots a pass over x (gemv Trans, band Trans "dots"), and
  *           on AVX-512 VL short dots folded into one vector (band "dots")
  *   col     one band column's axpy on the vectors of y aligned in memory
  *           (band NoTrans "cols")
@@ -60,6 +60,10 @@
 #ifndef L2_GEMV_T_COLS
 #define L2_GEMV_T_COLS (NLA_VBYTES == 64 ? 12 : 4)
 #endif
+#define L2_GEMV_MAX_COLS 12 /* the kernels' register arrays */
+_Static_assert(L2_GEMV_N_COLS <= L2_GEMV_MAX_COLS && L2_GEMV_T_COLS <= L2_GEMV_MAX_COLS &&
+                   L2_GEMV_N_COLS >= 8 && L2_GEMV_T_COLS >= 4,
+               "gemv's columns a pass: 8 (N) or 4 (T) to L2_GEMV_MAX_COLS");
 
 #define LT_T double
 #define LT_P d
@@ -291,7 +295,7 @@ INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
     }
 }
 
-/* Q (1 or 4) dots of length len, d[q] = a[q*lda ..] . x[q*xs ..] (xs = 0
+/* Q (1, 4 or L2_GEMV_T_COLS) dots of length len, d[q] = a[q*lda ..] . x[q*xs ..] (xs = 0
    for gemv; the columns of a band shift x by xs = 1), the lanes summed
    together at the end.  in_step: the columns side by side in one pass
    over x (gemv's long columns); else one after the other, so that a band's
@@ -301,7 +305,7 @@ INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
 INLINE void L(dotxf)(const int Q, const int in_step, int64_t len, const LT_T *a, int64_t lda,
                      const LT_T *x, const int xs, LT_T *d)
 {
-    VEC s0[12], s1[12];
+    VEC s0[L2_GEMV_MAX_COLS], s1[L2_GEMV_MAX_COLS];
 
     UNROLL
     for (int q = 0; q < Q; q++)
@@ -333,7 +337,7 @@ INLINE LT_T L(dot)(int64_t len, const LT_T *a, const LT_T *x)
 INLINE void L(axpyf)(const int C, int64_t m, const LT_T *a, int64_t lda, const LT_T *x,
                      LT_T alpha, LT_T *y)
 {
-    VEC xv[12];
+    VEC xv[L2_GEMV_MAX_COLS];
     int64_t i = 0;
 
     UNROLL
@@ -383,7 +387,7 @@ static void L(gemv_n)(int64_t m, int64_t n, const LT_T *a, int64_t lda, const LT
 INLINE void L(dots_blend)(const int Q, int64_t m, const LT_T *a, int64_t lda, const LT_T *x,
                           LT_T alpha, LT_T beta, LT_T *y)
 {
-    LT_T d[12];
+    LT_T d[L2_GEMV_MAX_COLS];
     L(dotxf)(Q, 1, m, a, lda, x, 0, d);
     UNROLL
     for (int u = 0; u < Q; u++)

@@ -114,13 +114,10 @@ void nla_info_forms(void)
     for (int single = 0; single < 2; single++)
         for (int trans = 0; trans < 2; trans++) {
             printf("  gemv %c %c        ", single ? 's' : 'd', trans ? 'T' : 'N');
-            for (int k = 0; k < 3; k++)
-            {
-                int64_t d = k ? 4000 * k : 1000;
+            for (int64_t d = 1000; d <= 8000; d = d == 1000 ? 4000 : 2 * d)
                 printf(" %5s", form_word(gemv_form(ctx, single, trans, d, d, d, form,
                                                    sizeof form),
                                          word, sizeof word));
-            }
             printf("\n");
         }
     nla_context_destroy(ctx);

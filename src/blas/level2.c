@@ -129,37 +129,39 @@ static nla_l2_gbmv_form l2_gbmv_form(int notrans, int64_t w, int single, const c
     return f;
 }
 
-/* Whether gemv takes its many columns a pass (cols, the kernel's count)
-   for a matrix of `bytes` with columns ld_bytes apart; *say gets why.
-   Many runs read at once keep more lines in flight, which pays for lines
-   from L3 or memory: a matrix over the configuration's gemv_many_bytes
-   (twice the L2).  An x86 L1 data
+/* Whether gemv (trans: 0 NoTrans, 1 Trans) with the kernels K takes their
+   many columns a pass, for a matrix of `bytes` with columns lda elements
+   of esize bytes apart; *say gets why.  Many runs read at once keep more
+   lines in flight, which pays for lines from L3 or memory: a matrix over
+   the configuration's gemv_many_bytes (twice the L2).  An x86 L1 data
    cache spans 4 KiB a way (8 ways or more): columns in lines apart whose
    offsets mod 4 KiB lie within two lines share sets, and more than 6 such
-   evict each other (lda * size near a multiple of 2 KiB).  doc/tuning.md
+   evict each other (lda * esize near a multiple of 2 KiB).  doc/tuning.md
    5.0.7. */
-static int l2_gemv_many(int notrans, int cols, int64_t ld_bytes, double bytes,
-                        const char **say)
+static int l2_gemv_many(int trans, const nla_l2_kernels *K, int64_t lda, int64_t esize,
+                        double bytes, const char **say)
 {
     static const char *says[2][5] = {
-        { "gemv T dotxf few: 4 dots a pass, more would crowd an L1 set",
-          "gemv T dotxf few: 4 dots a pass, the matrix is within twice the L2",
-          "gemv T dotxf many: 12 (AVX-512) or 4 dots a pass, from L3 or memory",
-          "gemv T dotxf few: forced by NLA_L2_FORM", "gemv T dotxf many: forced by NLA_L2_FORM" },
         { "gemv N axpyf few: 8 columns a pass, more would crowd an L1 set",
           "gemv N axpyf few: 8 columns a pass, the matrix is within twice the L2",
           "gemv N axpyf many: 12 (AVX-512) or 8 columns a pass, from L3 or memory",
           "gemv N axpyf few: forced by NLA_L2_FORM", "gemv N axpyf many: forced by NLA_L2_FORM" },
+        { "gemv T dotxf few: 4 dots a pass, more would crowd an L1 set",
+          "gemv T dotxf few: 4 dots a pass, the matrix is within twice the L2",
+          "gemv T dotxf many: 12 (AVX-512) or 4 dots a pass, from L3 or memory",
+          "gemv T dotxf few: forced by NLA_L2_FORM", "gemv T dotxf many: forced by NLA_L2_FORM" },
     };
-    int crowded = 0;
+    /* an lda past 4096 as 4096 + lda % 4096: the same sets, no overflow */
+    int64_t ld_bytes = (lda < 4096 ? lda : 4096 + lda % 4096) * esize;
+    int cols = K->gemv_cols[trans], crowded = 0;
 
     pthread_once(&l2_once, l2_init);
     if (l2.forced_many >= 0) {
-        *say = says[notrans][3 + l2.forced_many];
+        *say = says[trans][3 + l2.forced_many];
         return l2.forced_many;
     }
     if (bytes <= (double)l2.cfg.gemv_many_bytes) {
-        *say = says[notrans][1];
+        *say = says[trans][1];
         return 0;
     }
     for (int k = 0; k < cols && !crowded; k++) {
@@ -171,7 +173,7 @@ static int l2_gemv_many(int notrans, int cols, int64_t ld_bytes, double bytes,
         }
         crowded = near > 6;
     }
-    *say = says[notrans][crowded ? 0 : 2];
+    *say = says[trans][crowded ? 0 : 2];
     return !crowded;
 }
 

@@ -216,10 +216,7 @@ nla_status L2(P, gemv)(const nla_exec *ex, nla_trans trans, int64_t m, int64_t n
     struct LL(P, mv_job) g = { .K = K, .form = -1, .notrans = notrans, .m = m, .n = n,
                                .alpha = alpha, .beta = beta, .a = a, .lda = lda };
 
-    /* (an lda past 4096 as 4096 + lda % 4096: the same sets, no overflow) */
-    g.many = l2_gemv_many(notrans, K->gemv_cols[!notrans],
-                          (lda < 4096 ? lda : 4096 + lda % 4096) * (int64_t)sizeof(T),
-                          (double)m * n * sizeof(T), &what);
+    g.many = l2_gemv_many(!notrans, K, lda, sizeof(T), (double)m * n * sizeof(T), &what);
     return LL(P, mv)(ex, &g, (double)m * n, x, incx, y, incy, what);
 }
 

@@ -265,7 +265,6 @@ INLINE void L(scale)(LT_T *y, int64_t len, LT_T beta)
 
 /* ------------------------------------------------------- dotxf: dots */
 
-
 /* Columns [Q0, Q1) of L(dotxf)'s sums over [0, len): two accumulators a
    column, the partial vector into the second */
 INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
@@ -295,8 +294,8 @@ INLINE void L(dot_cols)(const int Q0, const int Q1, int64_t len, const LT_T *a,
     }
 }
 
-/* Q (1, 4 or L2_GEMV_T_COLS) dots of length len, d[q] = a[q*lda ..] . x[q*xs ..] (xs = 0
-   for gemv; the columns of a band shift x by xs = 1), the lanes summed
+/* Q (1, 4 or L2_GEMV_T_COLS) dots of length len, d[q] = a[q*lda ..] .
+   x[q*xs ..] (xs = 0 for gemv; the columns of a band shift x by xs = 1), the lanes summed
    together at the end.  in_step: the columns side by side in one pass
    over x (gemv's long columns); else one after the other, so that a band's
    short columns are read as the one run they are in memory (four columns

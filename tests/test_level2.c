@@ -428,6 +428,7 @@ static void X(gemv_sweep)(void)
 }
 
 static void X(gemv_lda)(void);
+static void X(gemv_passes)(void);
 
 /* strided and reversed x and y; then the columns a pass chosen by lda */
 static void X(gemv_incs)(void)
@@ -449,8 +450,34 @@ static void X(gemv_incs)(void)
                         X(gemv_case)(ctx, &c);
                     }
     nla_context_destroy(ctx);
+    X(gemv_passes)();
     if (!want_form_gemv)
         X(gemv_lda)();
+}
+
+/* A Trans column's sum has the same bits whichever pass takes it: the
+   columns of a 17-column call (a pass of 12 or 4, then 4s, then one)
+   against each column alone, one thread */
+static void X(gemv_passes)(void)
+{
+    enum { M = 300, LDA = 303, N = 17 };
+    nla_context *ctx = ref_cpu_context();
+    TT *a = malloc((size_t)LDA * N * sizeof(TT)), x[M], y[N], y1;
+
+    cr_assert(a);
+    T_FILL(a, (size_t)LDA * N, 77);
+    T_FILL(x, M, 79);
+    cr_assert(nla_context_set_threads(ctx, 1) == NLA_OK);
+    cr_assert(NLA(gemv)(ctx, NLA_TRANS, M, N, (TT)0.7, a, LDA, x, 1, 0, y, 1) == NLA_OK);
+    for (int64_t j = 0; j < N; j++) {
+        cr_assert(NLA(gemv)(ctx, NLA_TRANS, M, 1, (TT)0.7, a + j * LDA, LDA, x, 1, 0, &y1,
+                            1) == NLA_OK);
+        cr_assert(memcmp(&y1, &y[j], sizeof(TT)) == 0,
+                  "%sgemv T column %lld: %.17g in a 17-column call, %.17g alone", PS(TP),
+                  (long long)j, (double)y[j], (double)y1);
+    }
+    nla_context_destroy(ctx);
+    free(a);
 }
 
 /* gemv's columns a pass as chosen: many for a matrix over gemv_many_bytes,

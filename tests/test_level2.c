@@ -862,8 +862,10 @@ static void X(gemv_threads)(void)
     /* column counts that leave groups of four and single columns after
        the passes of 12 or 8 (700, 1300, 301) and single ones only (1850);
        the 200 x 301 matrix takes few columns a pass (within an L2 of 256
-       KiB or more), the others many (over it, on an L2 of 1 MiB) */
-    const int64_t big = sizeof(TT) == 8 ? 1300 : 1850;
+       KiB or more), the others many (over it, on an L2 of 1 MiB).  Small
+       (valgrind, which hides AVX-512: there many and few are one code),
+       290 for 1850: single columns left too */
+    const int64_t big = REF_SIZE(sizeof(TT) == 8 ? 1300 : 1850, 290);
     const int64_t dims[3][2] = { { 900, 700 }, { big, big }, { 200, 301 } };
     X(l2case) c = { .routine = "gemv", .alpha = 0.7, .beta = 0.3 };
     for (int d = 0; d < 3; d++)

@@ -118,7 +118,8 @@ NLA_API const char *nla_cpu_config_reason(void);
    "dgbmv_n_rows_w", "dgbmv_t_diag_w" (the band widths up to which gbmv
    takes its narrow forms, for the running ISA; "sgbmv_" for float),
    "l2_thread_min" (entries below which a level-2 call runs on one thread),
-   "gemv_many_bytes" (gemv takes many columns a pass over this matrix size) and
+   "gemv_many_bytes" (gemv takes many columns a pass over this matrix size),
+   "spmv_many_bytes" (spmv, over this size of triangle) and
    "fft_stockham_max_bytes".  -1 for any other name. */
 NLA_API int64_t     nla_cpu_config_value(const char *key);
 

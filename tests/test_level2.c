@@ -85,6 +85,21 @@ static void check_gemv_form(nla_context *ctx, int trans, const char *want)
               trans ? 'T' : 'N', got, buf);
 }
 
+/* spmv's: many columns a pass forced, or as chosen, many for a triangle
+   over spmv_many_bytes */
+static void check_spmv_form(nla_context *ctx, int upper, double bytes)
+{
+    const char *got = nla_context_last_form(ctx);
+    char buf[64];
+    int many = bytes > (double)nla_cpu_config_value("spmv_many_bytes");
+
+    snprintf(buf, sizeof buf, "spmv %c %s", upper ? 'U' : 'L',
+             want_form_gemv ? want_form_gemv : many ? "many: " : "few: ");
+    if (want_form_gemv)
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": forced");
+    cr_assert(strstr(got, buf) == got, "spmv ran \"%s\", not \"%s...\"", got, buf);
+}
+
 /* where element i of a BLAS vector of length len lives */
 static size_t at(int64_t len, int64_t inc, int64_t i)
 {
@@ -214,18 +229,24 @@ L2_FORM_TESTS(avx2, cols, dots)
 L2_FORM_TESTS(avx512, rows, diag)
 L2_FORM_TESTS(avx512, cols, dots)
 
-/* The gemv sweeps again with its columns a pass forced (many, few), each
-   call checked to have run the form forced (the threads tests run both
-   forms as chosen).  Not under valgrind, where the gemv tests as chosen
-   run both forms already (the repeats would add a tenth to its time). */
+/* The gemv and spmv tests again with their columns a pass forced (many,
+   few), each call checked to have run the form forced (gemv's threads
+   tests run both forms as chosen).  Not under valgrind, where many and few
+   are one code (it hides AVX-512; the repeats would add a tenth to its
+   time). */
 static void gemv_forced(void)
 {
     if (getenv("NLA_UNDER_VALGRIND"))
-        cr_skip_test("gemv's forced forms: not under valgrind (gemv_* runs both as chosen)");
+        cr_skip_test("gemv's and spmv's forced forms: not under valgrind (no AVX-512 there: "
+                     "many and few are one code)");
     gemv_sweep_d();
     gemv_sweep_s();
     gemv_incs_d();
     gemv_incs_s();
+    spmv_sweep_d();
+    spmv_sweep_s();
+    spmv_threads_d();
+    spmv_threads_s();
 }
 #define GEMV_FORM_TESTS(isa, form)                                             \
     static void form_##isa##_##form(void)                                      \
@@ -241,6 +262,21 @@ GEMV_FORM_TESTS(avx2, many)
 GEMV_FORM_TESTS(avx2, few)
 GEMV_FORM_TESTS(avx512, many)
 GEMV_FORM_TESTS(avx512, few)
+
+/* spmv as chosen with an L3 of 1 MiB: its threads tests' triangles are
+   over spmv_many_bytes, the sweeps' within it (the best table) */
+static void small_l3(void)
+{
+    setenv("NLA_TUNE_CACHES", "32K,256K,1M", 1);
+    setenv("NLA_L2_THREAD_MIN", "4096", 1);
+}
+Test(spmv_small_l3, chosen, .init = small_l3)
+{
+    cr_assert(nla_cpu_config_value("spmv_many_bytes") == 1 << 20);
+    spmv_sweep_d();
+    spmv_threads_d();
+    spmv_threads_s();
+}
 
 #ifdef _OPENMP
 /* the threads tests' threshold, so that two-thread contexts split */
@@ -694,6 +730,8 @@ static void X(spmv_case)(nla_context *ctx, const X(l2case) *c)
                      c->incy);
     cr_assert(st == NLA_OK, "%s: status %d (%s)", X(describe)(c), st,
               nla_context_error(ctx));
+    if (c->alpha != 0 && n > 0)
+        check_spmv_form(ctx, upper, (double)np * sizeof(TT));
     CB(spmv)(CblasColMajor, upper ? CblasUpper : CblasLower, (int)n, alpha, ap, x,
              (int)c->incx, beta, yref, (int)c->incy);
     X(check_y)(c, dense, x, y0, yin, y, yref);
@@ -780,6 +818,7 @@ static void X(run_spmv)(nla_context *ctx, const X(l2case) *c, TT *y)
     T_FILL(ap, (size_t)np, 23);
     cr_assert(NLA(spmv)(ctx, c->uplo == 'U' ? NLA_UPPER : NLA_LOWER, c->n, (TT)c->alpha,
                           ap, x, c->incx, (TT)c->beta, y, c->incy) == NLA_OK);
+    check_spmv_form(ctx, c->uplo == 'U', (double)np * sizeof(TT));
     free(ap);
     free(x);
 }

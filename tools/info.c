@@ -80,7 +80,7 @@ static void print_gemm(const char *label, const char *p)
 /* The CPU configuration: name, why, caches, GEMM blocks, FFT limit. */
 static void print_config(void)
 {
-    char a[24], b[24], c[24], d[24];
+    char a[24], b[24], c[24], d[24], e[24];
 
     printf("cpu config: %s (%s)\n", nla_cpu_config(), nla_cpu_config_reason());
     printf("  caches: L1d %s, L2 %s, L3 %s\n",
@@ -91,13 +91,14 @@ static void print_config(void)
     print_gemm("float ", "s");
     printf("  level 2: gbmv N by rows up to kl+ku+1 = %lld (d) / %lld (s), by columns above;\n"
            "           gbmv T by diagonals up to %lld (d) / %lld (s), by column dots above;\n"
-           "           gemv many columns a pass over %s matrices;\n"
+           "           gemv many columns a pass over %s matrices, spmv over %s triangles;\n"
            "           one thread under %lld matrix entries\n",
            (long long)nla_cpu_config_value("dgbmv_n_rows_w"),
            (long long)nla_cpu_config_value("sgbmv_n_rows_w"),
            (long long)nla_cpu_config_value("dgbmv_t_diag_w"),
            (long long)nla_cpu_config_value("sgbmv_t_diag_w"),
            size_str(nla_cpu_config_value("gemv_many_bytes"), d, sizeof d),
+           size_str(nla_cpu_config_value("spmv_many_bytes"), e, sizeof e),
            (long long)nla_cpu_config_value("l2_thread_min"));
     printf("  fft: Stockham up to %s of data, four-step above\n",
            size_str(nla_cpu_config_value("fft_stockham_max_bytes"), a, sizeof a));

@@ -11,7 +11,7 @@
  *
  * NLA_L2_FORM forces forms, for tests and tuning: a comma-separated list
  * of rows or cols (band NoTrans), diag or dots (band Trans), many or few
- * (gemv's columns a pass).
+ * (gemv's and spmv's columns a pass).
  * NLA_L2_THREAD_MIN (matrix entries) overrides the one-thread threshold.
  */
 #include <math.h>
@@ -175,6 +175,28 @@ static int l2_gemv_many(int trans, const nla_l2_kernels *K, int64_t lda, int64_t
     }
     *say = says[trans][crowded ? 0 : 2];
     return !crowded;
+}
+
+/* Whether spmv (upper: 1 U, 0 L) takes many columns a pass, for a
+   triangle of `bytes`: from memory, over the configuration's
+   spmv_many_bytes (the L3); *say gets why (doc/tuning.md, 5.0.8). */
+static int l2_spmv_many(int upper, double bytes, const char **say)
+{
+    static const char *says[2][4] = {
+        { "spmv L few: 8 (AVX-512), 6 or 4 columns a pass, the triangle is within the L3",
+          "spmv L many: 12 (AVX-512) or as few columns a pass, from memory",
+          "spmv L few: forced by NLA_L2_FORM", "spmv L many: forced by NLA_L2_FORM" },
+        { "spmv U few: 8 (AVX-512), 6 or 4 columns a pass, the triangle is within the L3",
+          "spmv U many: 12 (AVX-512) or as few columns a pass, from memory",
+          "spmv U few: forced by NLA_L2_FORM", "spmv U many: forced by NLA_L2_FORM" },
+    };
+    int forced, many;
+
+    pthread_once(&l2_once, l2_init);
+    forced = l2.forced_many >= 0;
+    many = forced ? l2.forced_many : bytes > (double)l2.cfg.spmv_many_bytes;
+    *say = says[upper][2 * forced + many];
+    return many;
 }
 
 static void l2_say(const nla_exec *ex, const char *what)

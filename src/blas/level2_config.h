@@ -22,6 +22,9 @@ typedef struct nla_l2_config {
     /* gemv takes many columns a pass for a matrix over this many bytes
        (set from the L2's size: nla_tuning_derive_gemv_many) */
     int64_t gemv_many_bytes;
+    /* spmv takes many columns a pass for a triangle over this many bytes
+       (the L3's size: nla_tuning_derive_spmv_many) */
+    int64_t spmv_many_bytes;
 } nla_l2_config;
 
 /* The crossovers measured on a Zen 4 (doc/tuning.md, 5.0-5.0.2), the

@@ -259,7 +259,7 @@ static int64_t LL(P, spmv_split)(int upper, int64_t n, int t, int nt)
 
 struct LL(P, spmv_job) {
     const nla_l2_kernels *K;
-    int upper;
+    int upper, many;
     int64_t n;
     T alpha, beta;
     const T *ap, *xs;
@@ -285,10 +285,7 @@ static void LL(P, spmv_part)(const void *job, int tid, int team)
         memset(acc, 0, (size_t)c1 * sizeof(T));
     else
         memset(acc + c0, 0, (size_t)(n - c0) * sizeof(T));
-    if (upper)
-        KF(K, P, spmv_u)(n, g->ap, g->xs, acc, c0, c1);
-    else
-        KF(K, P, spmv_l)(n, g->ap, g->xs, acc, c0, c1);
+    KF(K, P, spmv)(upper, n, g->ap, g->xs, acc, c0, c1, g->many);
     /* only inside l2_run's region: called inline, an orphaned barrier
        would bind to a region of the caller's */
 #ifdef _OPENMP
@@ -331,6 +328,8 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     int nt = LL(P, threads)(ex, (double)n * (n + 1) / 2, n);
     size_t count;
     const T *xs = x;
+    const char *what;
+    int many = l2_spmv_many(upper, (double)n * (n + 1) / 2 * sizeof(T), &what);
     T *work;
 
     if (alpha == 0) {
@@ -347,9 +346,8 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     }
 
     {
-        struct LL(P, spmv_job) job = { K, upper, n, alpha, beta, ap, xs, work, y, incy };
-        l2_say(ex, upper ? "spmv U: columns in blocks, each entry's axpy and dot"
-                         : "spmv L: columns in blocks, each entry's axpy and dot");
+        struct LL(P, spmv_job) job = { K, upper, many, n, alpha, beta, ap, xs, work, y, incy };
+        l2_say(ex, what);
         l2_run(nt, LL(P, spmv_part), &job);
     }
     free(work);

@@ -335,6 +335,7 @@ static void choose(void)
         choose_derived(&c, why);
     }
     chosen.l2.gemv_many_bytes = nla_tuning_derive_gemv_many(chosen.cache.l2);
+    chosen.l2.spmv_many_bytes = nla_tuning_derive_spmv_many(chosen.cache.l3);
     n = strlen(chosen_reason);
     if (env && *env && !nla_tuning_known(env))
         snprintf(chosen_reason + n, sizeof chosen_reason - n,
@@ -430,5 +431,7 @@ NLA_API int64_t nla_cpu_config_value(const char *key)
         return t->l2.thread_min;
     if (strcmp(key, "gemv_many_bytes") == 0)
         return t->l2.gemv_many_bytes;
+    if (strcmp(key, "spmv_many_bytes") == 0)
+        return t->l2.spmv_many_bytes;
     return -1;
 }

@@ -1,6 +1,6 @@
 """libnla's level-2 kernel tables (tools/emu/tabs.c) against float64
 references: gemv N/T, every gbmv band form (N rows and cols, T diag and
-dots) and spmv U/L, double and float.
+dots) and spmv U/L (few and many columns a pass), double and float.
 
 ISA=avx512 runs that table under the emulator (x86emu.py); any other
 table (avx2, generic) runs natively, the control.  Every band form runs
@@ -29,7 +29,7 @@ import x86emu as emu
 TABLES = {"generic": 0, "avx2": 1, "avx512": 2}
 # tabs.c's numbering; gbmv's forms in nla_l2_gbmv_form's order
 KERNELS = {"gemv_n": 0, "gemv_t": 1, "rows": 2, "cols": 3, "diag": 4, "dots": 5,
-           "spmv_u": 6, "spmv_l": 7}
+           "spmv": 6}
 FORMS = {"N": ("rows", "cols"), "T": ("diag", "dots")}
 ISA = os.environ.get("ISA", "avx512")
 EMULATED = ISA == "avx512"
@@ -42,7 +42,7 @@ if not all(FNS.values()):
 EPS = {"d": float(np.finfo(np.float64).eps), "s": float(np.finfo(np.float32).eps)}
 # each kernel's parameters in order: i integer or pointer, f T
 GBMV_SIG = "iiiiiiiffiii"  # m n kl ku ab ldab x alpha beta y lo hi
-SIGS = {"gemv_n": "iiiiifii", "gemv_t": "iiiiiffii", "spmv_u": "iiiiii", "spmv_l": "iiiiii",
+SIGS = {"gemv_n": "iiiiifii", "gemv_t": "iiiiiffii", "spmv": "iiiiiiii",
         **{f: GBMV_SIG for fs in FORMS.values() for f in fs}}
 # thread blocks start at multiples of this (L2_ALIGN, src/blas/level2.c)
 ALIGN = 64
@@ -230,7 +230,7 @@ def gbmv_case(rng, p, trans, m, n, kl, ku, ldxs, at_end, off, alpha, betas, odd)
                     check_axpy(f"{tag} ({what})", p, got, yb, alpha, Ad, xv, w)
 
 
-def spmv_case(rng, p, uplo, n, cuts, at_end, off):
+def spmv_case(rng, p, uplo, n, cuts, at_end, off, many):
     emu.free_all()
     npk = n * (n + 1) // 2
     ap, app = array(npk, p, at_end, off)
@@ -244,13 +244,12 @@ def spmv_case(rng, p, uplo, n, cuts, at_end, off):
         rows = range(0, j + 1) if uplo == "U" else range(j, n)
         col[j] = (rows, np.array(ap[k:k + len(rows)], dtype=np.float64))
         k += len(rows)
-    name = "spmv_u" if uplo == "U" else "spmv_l"
     for j0, j1 in zip(cuts[:-1], cuts[1:]):
         acc, accp = array(n, p, not at_end, 0)
         acc[:] = 0
-        tag = f"{ISA} {p}spmv {uplo} n={n} columns [{j0}, {j1}) off={off}" \
+        tag = f"{ISA} {p}spmv {uplo} n={n} columns [{j0}, {j1}) off={off} many={many}" \
               f"{' at end' if at_end else ''}"
-        if not run(p, name, [n, app, xp, accp, j0, j1], tag):
+        if not run(p, "spmv", [int(uplo == "U"), n, app, xp, accp, j0, j1, many], tag):
             continue
         B = np.zeros((n, n))  # the columns' entries, each in both places
         for j in range(j0, j1):
@@ -272,8 +271,9 @@ def cases(rng, quick):
         for uplo in "UL":
             for n in (1, 2, 5, 17, 64, 131) + (() if quick else (400,)):
                 for at_end in (False, True):
-                    spmv_case(rng, p, uplo, n, [0, n] if n < 5 else [0, n // 3, n],
-                              at_end, offs[n % 4])
+                    for many in (0, 1):  # spmv's columns a pass: few, many
+                        spmv_case(rng, p, uplo, n, [0, n] if n < 5 else [0, n // 3, n],
+                                  at_end, offs[n % 4], many)
         # every width the narrow forms unroll (1..9) and past it (the
         # runtime width), AVX-512's vector paths (rows 2..5 unpadded,
         # regrouped, and vectors of rows from 6; diag 2..12) and their ends, the column form's narrow widths (1..3), and

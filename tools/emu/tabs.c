@@ -1,7 +1,7 @@
 /* The level-2 kernels by number, for tools/emu/l2check.py: table 0
    portable, 1 AVX2, 2 AVX-512; single 0 double, 1 float; kernel 0 gemv_n,
-   1 gemv_t, 2..5 gbmv[form] (nla_l2_gbmv_form's order), 6 spmv_u,
-   7 spmv_l.  The fields are read here by name, so l2check.py does not lay
+   1 gemv_t, 2..5 gbmv[form] (nla_l2_gbmv_form's order), 6 spmv.  The
+   fields are read here by name, so l2check.py does not lay
    out nla_l2_kernels itself; NULL for a number outside those. */
 #include <stddef.h>
 #include "blas/kernels/level2_kernels.h"
@@ -16,8 +16,7 @@ void *emu_l2_kernel(int which, int single, int kernel);
     case 3: return (void *)(K)->P##gbmv[NLA_L2_GBMV_N_COLS];                   \
     case 4: return (void *)(K)->P##gbmv[NLA_L2_GBMV_T_DIAG];                   \
     case 5: return (void *)(K)->P##gbmv[NLA_L2_GBMV_T_DOTS];                   \
-    case 6: return (void *)(K)->P##spmv_u;                                     \
-    case 7: return (void *)(K)->P##spmv_l;                                     \
+    case 6: return (void *)(K)->P##spmv;                                       \
     default: return NULL;                                                      \
     }
 

@@ -43,13 +43,12 @@ typedef enum nla_l2_gbmv_form {
     void (*P##gbmv[NLA_L2_GBMV_FORMS])(int64_t m, int64_t n, int64_t kl,       \
                       int64_t ku, const T *ab, int64_t ldab, const T *x,       \
                       T alpha, T beta, T *y, int64_t lo, int64_t hi);          \
-    /* packed symmetric, columns [j0, j1): acc += (those columns' part of A)  \
-       * x, each stored entry read once for its two contributions.  acc must  \
-       be zero on the rows the columns touch: [0, j1) upper, [j0, n) lower. */\
-    void (*P##spmv_u)(int64_t n, const T *ap, const T *x, T *acc, int64_t j0,  \
-                      int64_t j1);                                             \
-    void (*P##spmv_l)(int64_t n, const T *ap, const T *x, T *acc, int64_t j0,  \
-                      int64_t j1);
+    /* packed symmetric (upper or lower), columns [j0, j1): acc += (those   \
+       columns' part of A) * x, each stored entry read once for its two     \
+       contributions; many: 12 columns a pass (AVX-512).  acc must be zero on \
+       the rows the columns touch: [0, j1) upper, [j0, n) lower. */         \
+    void (*P##spmv)(int upper, int64_t n, const T *ap, const T *x, T *acc,     \
+                    int64_t j0, int64_t j1, int many);
 
 typedef struct nla_l2_kernels {
     const char *name; /* "generic", "avx2", "avx512" */

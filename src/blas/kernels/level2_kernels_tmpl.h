@@ -91,7 +91,7 @@ _Static_assert(L2_GEMV_N_COLS <= L2_GEMV_MAX_COLS && L2_GEMV_T_COLS <= L2_GEMV_M
                  [NLA_L2_GBMV_N_COLS] = P##_gbmv_n_cols,                       \
                  [NLA_L2_GBMV_T_DIAG] = P##_gbmv_t_diag,                       \
                  [NLA_L2_GBMV_T_DOTS] = P##_gbmv_t_dots },                     \
-    .P##spmv_u = P##_spmv_u, .P##spmv_l = P##_spmv_l
+    .P##spmv = P##_spmv
 const nla_l2_kernels NLA_L2TAB = {
     .name = NLA_KNAME,
     .gemv_cols = { L2_GEMV_N_COLS, L2_GEMV_T_COLS },

@@ -13,21 +13,24 @@
    L2 and L3 feed (doc/tuning.md, spmv) */
 #define L2_SP_PF_BYTES 512
 /* columns a pass: each takes two vector registers (its x and its dot) and
-   a pass three more; eight of 32 registers, six of AVX2's 16, four in the
-   portable kernel */
+   a pass three more: 8 of AVX-512's 32, or 12 when many (from memory, more
+   runs in flight: doc/tuning.md, 5.0.8); 6 of AVX2's 16; 4 portable */
 #if NLA_VBYTES == 64
 #define L2_SPC 8
+#define L2_SPC_MANY 12
 #elif NLA_VBYTES == 32
 #define L2_SPC 6
+#define L2_SPC_MANY 6
 #else
 #define L2_SPC 4
+#define L2_SPC_MANY 4
 #endif
 
 INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
                           LT_T *acc, int64_t j, int64_t r0, int64_t r1, int upper)
 {
-    VEC xv[L2_SPC], s[L2_SPC];
-    LT_T d[L2_SPC];
+    VEC xv[L2_SPC_MANY], s[L2_SPC_MANY];
+    LT_T d[L2_SPC_MANY];
     int64_t i = r0;
 
     UNROLL
@@ -71,42 +74,44 @@ INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
     }
 }
 
-/* acc += (columns [j0, j1) of the upper triangle) * x */
-static void L(spmv_u)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
-                      int64_t j1)
+/* columns j..j+C-1 (col[q][i] = A(i, j+q), the lower ones' pointers
+   offset so), over the rows they all store off the diagonal block */
+INLINE void L(spmv_cols)(const int C, const int upper, int64_t n, const LT_T *ap, const LT_T *x,
+                         LT_T *acc, int64_t j)
 {
-    int64_t j = j0;
+    const LT_T *col[L2_SPC_MANY];
 
-    (void)n;
-    for (; j + L2_SPC <= j1; j += L2_SPC) {
-        const LT_T *col[L2_SPC];
-        for (int q = 0; q < L2_SPC; q++)
-            col[q] = ap + (j + q) * (j + q + 1) / 2;
-        L(spmv_block)(L2_SPC, col, x, acc, j, 0, j, 1);
+    for (int q = 0; q < C; q++) {
+        int64_t c = j + q;
+        col[q] = ap + (upper ? c * (c + 1) / 2 : c * (2 * n - c - 1) / 2);
     }
-    for (; j < j1; j++) {
-        const LT_T *col[1] = { ap + j * (j + 1) / 2 };
-        L(spmv_block)(1, col, x, acc, j, 0, j, 1);
-    }
+    L(spmv_block)(C, col, x, acc, j, upper ? 0 : j + C, upper ? j : n, upper);
 }
 
-/* the same, lower triangle; col[q] is offset so that col[q][i] is A(i, j+q) */
-static void L(spmv_l)(int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc, int64_t j0,
-                      int64_t j1)
+/* acc += (columns [j0, j1) of the triangle) * x: L2_SPC_MANY columns a
+   pass if many, then L2_SPC, then one (upper a constant in each copy) */
+INLINE void L(spmv_ul)(const int upper, int64_t n, const LT_T *ap, const LT_T *x,
+                       LT_T *acc, int64_t j0, int64_t j1, int many)
 {
     int64_t j = j0;
 
-    for (; j + L2_SPC <= j1; j += L2_SPC) {
-        const LT_T *col[L2_SPC];
-        for (int q = 0; q < L2_SPC; q++)
-            col[q] = ap + (j + q) * (2 * n - (j + q) - 1) / 2;
-        L(spmv_block)(L2_SPC, col, x, acc, j, j + L2_SPC, n, 0);
-    }
-    for (; j < j1; j++) {
-        const LT_T *col[1] = { ap + j * (2 * n - j - 1) / 2 };
-        L(spmv_block)(1, col, x, acc, j, j + 1, n, 0);
-    }
+    for (; many && j + L2_SPC_MANY <= j1; j += L2_SPC_MANY)
+        L(spmv_cols)(L2_SPC_MANY, upper, n, ap, x, acc, j);
+    for (; j + L2_SPC <= j1; j += L2_SPC)
+        L(spmv_cols)(L2_SPC, upper, n, ap, x, acc, j);
+    for (; j < j1; j++)
+        L(spmv_cols)(1, upper, n, ap, x, acc, j);
+}
+
+static void L(spmv)(int upper, int64_t n, const LT_T *ap, const LT_T *x, LT_T *acc,
+                    int64_t j0, int64_t j1, int many)
+{
+    if (upper)
+        L(spmv_ul)(1, n, ap, x, acc, j0, j1, many);
+    else
+        L(spmv_ul)(0, n, ap, x, acc, j0, j1, many);
 }
 
 #undef L2_SP_PF_BYTES
 #undef L2_SPC
+#undef L2_SPC_MANY

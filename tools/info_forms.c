@@ -6,11 +6,13 @@
  *   nla info                                the forms of the bench's shapes
  *   nla info gbmv d|s N|T M N KL KU          one band shape
  *   nla info gemv d|s N|T M N LDA            one dense shape
+ *   nla info spmv d|s U|L N                  one packed shape
  *
  * A band's form depends on its width clipped to the matrix, so the call is
  * made with the clipped KL and KU on a matrix of at most KL+KU+16 rows and
  * columns.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
@@ -72,6 +74,39 @@ static const char *gemv_form(nla_context *ctx, int single, int trans, int64_t m,
     return buf;
 }
 
+/* The form an n x n spmv runs.  It depends on the triangle's bytes against
+   spmv_many_bytes alone, so the call is made on the smallest triangle over
+   the bound, or on one of at most 64 columns within it. */
+static const char *spmv_form(nla_context *ctx, int single, int upper, int64_t n, char *buf,
+                             size_t len)
+{
+    double es = single ? sizeof(float) : sizeof(double);
+    double many = (double)nla_cpu_config_value("spmv_many_bytes");
+    int64_t n1 = n < 64 ? n : 64;
+    void *ap = NULL, *x = NULL, *y = NULL;
+    nla_uplo ul = upper ? NLA_UPPER : NLA_LOWER;
+    nla_status st = NLA_ENOMEM;
+
+    if ((double)n * (n + 1) / 2 * es > many) {
+        n1 = (int64_t)sqrt(2 * many / es);
+        while ((double)n1 * (n1 + 1) / 2 * es <= many)
+            n1++;
+    }
+    if (many >= 0 && many < (double)(1 << 30)) {
+        ap = calloc((size_t)n1 * (size_t)(n1 + 1) / 2, (size_t)es);
+        x = calloc((size_t)n1, (size_t)es);
+        y = calloc((size_t)n1, (size_t)es);
+    }
+    if (ap && x && y)
+        st = single ? nla_sspmv(ctx, ul, n1, 1.0f, ap, x, 1, 0.0f, y, 1)
+                    : nla_dspmv(ctx, ul, n1, 1.0, ap, x, 1, 0.0, y, 1);
+    snprintf(buf, len, "%s", st == NLA_OK ? nla_context_last_form(ctx) : "?");
+    free(ap);
+    free(x);
+    free(y);
+    return buf;
+}
+
 /* The form's name: the last word before the colon ("gbmv N rows: ..."). */
 static const char *form_word(const char *form, char *buf, size_t len)
 {
@@ -120,6 +155,15 @@ void nla_info_forms(void)
                                          word, sizeof word));
             printf("\n");
         }
+    printf("  spmv, n          1000  4000  8000 (nla info spmv d|s U|L N: why)\n");
+    for (int single = 0; single < 2; single++)
+        for (int upper = 1; upper >= 0; upper--) {
+            printf("  spmv %c %c        ", single ? 's' : 'd', upper ? 'U' : 'L');
+            for (int64_t d = 1000; d <= 8000; d = d == 1000 ? 4000 : 2 * d)
+                printf(" %5s", form_word(spmv_form(ctx, single, upper, d, form, sizeof form),
+                                         word, sizeof word));
+            printf("\n");
+        }
     nla_context_destroy(ctx);
 }
 
@@ -132,28 +176,35 @@ static int64_t parse_size(const char *s, int *ok)
     return v;
 }
 
-/* nla info gbmv d|s N|T M N KL KU, or gemv d|s N|T M N LDA */
+/* nla info gbmv d|s N|T M N KL KU, gemv d|s N|T M N LDA, or spmv d|s U|L N */
 int nla_info_form_query(int argc, char **argv)
 {
     nla_context *ctx;
     char form[160];
     int band = argc == 8 && !strcmp(argv[1], "gbmv");
-    int ok = (band || (argc == 7 && !strcmp(argv[1], "gemv"))) &&
+    int packed = argc == 5 && !strcmp(argv[1], "spmv");
+    int ok = (band || packed || (argc == 7 && !strcmp(argv[1], "gemv"))) &&
              (!strcmp(argv[2], "d") || !strcmp(argv[2], "s")) &&
-             (!strcmp(argv[3], "N") || !strcmp(argv[3], "T"));
-    int64_t v[4] = { 0 };
+             (packed ? !strcmp(argv[3], "U") || !strcmp(argv[3], "L")
+                     : !strcmp(argv[3], "N") || !strcmp(argv[3], "T"));
+    int64_t v[4] = { 1, 1, 1, 0 };
 
     for (int i = 0; ok && i < argc - 4; i++)
         v[i] = parse_size(argv[4 + i], &ok);
-    if (!ok || v[0] < 1 || v[1] < 1 || (!band && v[2] < v[0])) {
-        fprintf(stderr, "usage: nla info [gbmv d|s N|T M N KL KU | gemv d|s N|T M N LDA]\n");
+    if (!ok || v[0] < 1 || v[1] < 1 || (!band && !packed && v[2] < v[0])) {
+        fprintf(stderr, "usage: nla info [gbmv d|s N|T M N KL KU | gemv d|s N|T M N LDA | "
+                        "spmv d|s U|L N]\n");
         return NLA_EXIT_USAGE;
     }
     if (nla_context_create(&ctx, NLA_BACKEND_CPU) != NLA_OK) {
         fprintf(stderr, "nla info: %s\n", nla_last_error());
         return NLA_EXIT_FAIL;
     }
-    printf("%s\n", band ? gbmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1], v[2],
+    if (packed)
+        printf("%s\n", spmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'U', v[0], form,
+                                 sizeof form));
+    else
+        printf("%s\n", band ? gbmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1], v[2],
                                     v[3], form, sizeof form)
                          : gemv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1],
                                      v[2], form, sizeof form));

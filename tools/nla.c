@@ -16,7 +16,8 @@ static void usage(FILE *f)
                "commands:\n"
                "  info     version, CPU ISA and configuration and why, level-2 forms,\n"
                "           threads, backends, environment (nla info gbmv d|s N|T M N KL KU,\n"
-               "           nla info gemv d|s N|T M N LDA: the form one shape runs, and why)\n"
+               "           nla info gemv d|s N|T M N LDA, nla info spmv d|s U|L N: the form\n"
+               "           one shape runs, and why)\n"
                "  bench    time libnla against the reference (nla bench --help)\n"
                "  help     this message (nla help bench: the bench's)\n"
                "  version  print the libnla version\n");

@@ -21,7 +21,8 @@
  * Criterion runs each test in its own process), and the gbmv tests also
  * once per pair of band forms forced by NLA_L2_FORM (rows and diag, cols
  * and dots), each call checked to report the form forced, and the gemv
- * tests once per forced gemv form (many or few columns a pass).  A table the
+ * and spmv tests once per forced form (many or few columns a pass); spmv
+ * also as chosen with an L3 of 1 MiB (NLA_TUNE_CACHES).  A table the
  * CPU cannot run is skipped, with the reason.  NLA_L2_THREAD_MIN is
  * lowered so that the threads tests' problems are split.  Band widths
  * cover 0, 1, 2, 5, n-1 and more than the matrix.
@@ -54,7 +55,7 @@ static const double betas[] = { 0, 1, 0.7, -1 };
 /* The band form each gbmv call must report (nla_context_last_form), when
    a test forces one; otherwise any "gbmv N" or "gbmv T" form. */
 static const char *want_form_n, *want_form_t;
-/* gemv's forced columns a pass ("many" or "few"), or NULL */
+/* gemv's and spmv's forced columns a pass ("many" or "few"), or NULL */
 static const char *want_form_gemv;
 
 static void check_form(nla_context *ctx, int trans)
@@ -91,13 +92,16 @@ static void check_spmv_form(nla_context *ctx, int upper, double bytes)
 {
     const char *got = nla_context_last_form(ctx);
     char buf[64];
-    int many = bytes > (double)nla_cpu_config_value("spmv_many_bytes");
+    double bound = (double)nla_cpu_config_value("spmv_many_bytes");
+    int many = bytes > bound;
 
     snprintf(buf, sizeof buf, "spmv %c %s", upper ? 'U' : 'L',
              want_form_gemv ? want_form_gemv : many ? "many: " : "few: ");
     if (want_form_gemv)
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), ": forced");
-    cr_assert(strstr(got, buf) == got, "spmv ran \"%s\", not \"%s...\"", got, buf);
+    cr_assert(strstr(got, buf) == got,
+              "spmv of a %.0f-byte triangle (spmv_many_bytes %.0f) ran \"%s\", not \"%s...\"",
+              bytes, bound, got, buf);
 }
 
 /* where element i of a BLAS vector of length len lives */
@@ -234,37 +238,45 @@ L2_FORM_TESTS(avx512, cols, dots)
    tests run both forms as chosen).  Not under valgrind, where many and few
    are one code (it hides AVX-512; the repeats would add a tenth to its
    time). */
+#define L2_NOT_UNDER_VALGRIND(what)                                            \
+    if (getenv("NLA_UNDER_VALGRIND"))                                          \
+        cr_skip_test("%s's forced forms: not under valgrind (no AVX-512 there: " \
+                     "many and few are one code)", what)
 static void gemv_forced(void)
 {
-    if (getenv("NLA_UNDER_VALGRIND"))
-        cr_skip_test("gemv's and spmv's forced forms: not under valgrind (no AVX-512 there: "
-                     "many and few are one code)");
+    L2_NOT_UNDER_VALGRIND("gemv");
     gemv_sweep_d();
     gemv_sweep_s();
     gemv_incs_d();
     gemv_incs_s();
+}
+static void spmv_forced(void)
+{
+    L2_NOT_UNDER_VALGRIND("spmv");
     spmv_sweep_d();
     spmv_sweep_s();
     spmv_threads_d();
     spmv_threads_s();
 }
-#define GEMV_FORM_TESTS(isa, form)                                             \
+#define MANY_FEW_TESTS(isa, form)                                              \
     static void form_##isa##_##form(void)                                      \
     {                                                                          \
         isa_force(#isa);                                                       \
         setenv("NLA_L2_FORM", #form, 1);                                       \
         want_form_gemv = #form;                                                \
     }                                                                          \
-    L2_FORM_TEST(isa, form, gemv, gemv_forced)
-GEMV_FORM_TESTS(generic, many)
-GEMV_FORM_TESTS(generic, few)
-GEMV_FORM_TESTS(avx2, many)
-GEMV_FORM_TESTS(avx2, few)
-GEMV_FORM_TESTS(avx512, many)
-GEMV_FORM_TESTS(avx512, few)
+    L2_FORM_TEST(isa, form, gemv, gemv_forced)                                 \
+    L2_FORM_TEST(isa, form, spmv, spmv_forced)
+MANY_FEW_TESTS(generic, many)
+MANY_FEW_TESTS(generic, few)
+MANY_FEW_TESTS(avx2, many)
+MANY_FEW_TESTS(avx2, few)
+MANY_FEW_TESTS(avx512, many)
+MANY_FEW_TESTS(avx512, few)
 
 /* spmv as chosen with an L3 of 1 MiB: its threads tests' triangles are
-   over spmv_many_bytes, the sweeps' within it (the best table) */
+   over spmv_many_bytes, the sweeps' within it (the best table; under
+   valgrind, where many and few are one code, the choice in double only) */
 static void small_l3(void)
 {
     setenv("NLA_TUNE_CACHES", "32K,256K,1M", 1);
@@ -273,8 +285,10 @@ static void small_l3(void)
 Test(spmv_small_l3, chosen, .init = small_l3)
 {
     cr_assert(nla_cpu_config_value("spmv_many_bytes") == 1 << 20);
-    spmv_sweep_d();
     spmv_threads_d();
+    if (getenv("NLA_UNDER_VALGRIND"))
+        return;
+    spmv_sweep_d();
     spmv_threads_s();
 }
 
@@ -509,7 +523,7 @@ static void X(gemv_passes)(void)
         cr_assert(NLA(gemv)(ctx, NLA_TRANS, M, 1, (TT)0.7, a + j * LDA, LDA, x, 1, 0, &y1,
                             1) == NLA_OK);
         cr_assert(memcmp(&y1, &y[j], sizeof(TT)) == 0,
-                  "%sgemv T column %lld: %.17g in a 17-column call, %.17g alone", PS(TP),
+                  "%sgemv T column %lld: %a in a 17-column call, %a alone", PS(TP),
                   (long long)j, (double)y[j], (double)y1);
     }
     nla_context_destroy(ctx);
@@ -903,7 +917,7 @@ static void X(gemv_threads)(void)
        the 200 x 301 matrix takes few columns a pass (within an L2 of 256
        KiB or more), the others many (over it, on an L2 of 1 MiB).  Small
        (valgrind, which hides AVX-512: there many and few are one code),
-       290 for 1850: single columns left too */
+       290 for the big one: single columns left too */
     const int64_t big = REF_SIZE(sizeof(TT) == 8 ? 1300 : 1850, 290);
     const int64_t dims[3][2] = { { 900, 700 }, { big, big }, { 200, 301 } };
     X(l2case) c = { .routine = "gemv", .alpha = 0.7, .beta = 0.3 };

@@ -51,7 +51,7 @@ static struct {
     nla_l2_config cfg;
     int isa;                /* the running ISA's row of the gbmv crossovers */
     int forced_n, forced_t; /* a form, or -1 */
-    int forced_many;        /* gemv: 1 many, 0 few, or -1 */
+    int forced_many;        /* gemv and spmv: 1 many, 0 few, or -1 */
 } l2;
 static pthread_once_t l2_once = PTHREAD_ONCE_INIT;
 

@@ -65,6 +65,19 @@ _Static_assert(L2_GEMV_N_COLS <= L2_GEMV_MAX_COLS && L2_GEMV_T_COLS <= L2_GEMV_M
                    L2_GEMV_N_COLS >= 8 && L2_GEMV_T_COLS >= 4,
                "gemv's columns a pass: 8 (N) or 4 (T) to L2_GEMV_MAX_COLS");
 
+/* spmv's columns a pass (level2_spmv_tmpl.h): each takes two vector
+   registers (its x and its dot) and a pass three more: 8 of AVX-512's 32,
+   or 12 when many (from memory, more runs in flight: doc/tuning.md,
+   5.0.8); 6 of AVX2's 16; 4 portable. */
+#ifndef L2_SPC
+#define L2_SPC (NLA_VBYTES == 64 ? 8 : NLA_VBYTES == 32 ? 6 : 4)
+#endif
+#ifndef L2_SPC_MANY
+#define L2_SPC_MANY (NLA_VBYTES == 64 ? 12 : L2_SPC)
+#endif
+_Static_assert(L2_SPC >= 1 && L2_SPC <= L2_SPC_MANY && L2_SPC_MANY <= 16,
+               "spmv's columns a pass: 1 <= L2_SPC <= L2_SPC_MANY <= 16");
+
 #define LT_T double
 #define LT_P d
 #define LT_DOUBLE 1

@@ -12,20 +12,6 @@
 /* each column is prefetched this far ahead of its loads: C streams that
    L2 and L3 feed (doc/tuning.md, spmv) */
 #define L2_SP_PF_BYTES 512
-/* columns a pass: each takes two vector registers (its x and its dot) and
-   a pass three more: 8 of AVX-512's 32, or 12 when many (from memory, more
-   runs in flight: doc/tuning.md, 5.0.8); 6 of AVX2's 16; 4 portable */
-#if NLA_VBYTES == 64
-#define L2_SPC 8
-#define L2_SPC_MANY 12
-#elif NLA_VBYTES == 32
-#define L2_SPC 6
-#define L2_SPC_MANY 6
-#else
-#define L2_SPC 4
-#define L2_SPC_MANY 4
-#endif
-
 INLINE void L(spmv_block)(const int C, const LT_T *const *col, const LT_T *x,
                           LT_T *acc, int64_t j, int64_t r0, int64_t r1, int upper)
 {
@@ -95,8 +81,12 @@ INLINE void L(spmv_ul)(const int upper, int64_t n, const LT_T *ap, const LT_T *x
 {
     int64_t j = j0;
 
+#if L2_SPC_MANY > L2_SPC
     for (; many && j + L2_SPC_MANY <= j1; j += L2_SPC_MANY)
         L(spmv_cols)(L2_SPC_MANY, upper, n, ap, x, acc, j);
+#else
+    (void)many;
+#endif
     for (; j + L2_SPC <= j1; j += L2_SPC)
         L(spmv_cols)(L2_SPC, upper, n, ap, x, acc, j);
     for (; j < j1; j++)
@@ -113,5 +103,3 @@ static void L(spmv)(int upper, int64_t n, const LT_T *ap, const LT_T *x, LT_T *a
 }
 
 #undef L2_SP_PF_BYTES
-#undef L2_SPC
-#undef L2_SPC_MANY

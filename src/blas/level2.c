@@ -179,14 +179,15 @@ static int l2_gemv_many(int trans, const nla_l2_kernels *K, int64_t lda, int64_t
 
 /* Whether spmv (upper: 1 U, 0 L) takes many columns a pass, for a
    triangle of `bytes`: from memory, over the configuration's
-   spmv_many_bytes (the L3); *say gets why (doc/tuning.md, 5.0.8). */
+   spmv_many_bytes (a quarter of the L3); *say gets why (doc/tuning.md,
+   5.0.8). */
 static int l2_spmv_many(int upper, double bytes, const char **say)
 {
     static const char *says[2][4] = {
-        { "spmv L few: 8 (AVX-512), 6 or 4 columns a pass, the triangle is within the L3",
+        { "spmv L few: 8 (AVX-512), 6 or 4 columns a pass, within a quarter of the L3",
           "spmv L many: 12 (AVX-512) or as few columns a pass, from memory",
           "spmv L few: forced by NLA_L2_FORM", "spmv L many: forced by NLA_L2_FORM" },
-        { "spmv U few: 8 (AVX-512), 6 or 4 columns a pass, the triangle is within the L3",
+        { "spmv U few: 8 (AVX-512), 6 or 4 columns a pass, within a quarter of the L3",
           "spmv U many: 12 (AVX-512) or as few columns a pass, from memory",
           "spmv U few: forced by NLA_L2_FORM", "spmv U many: forced by NLA_L2_FORM" },
     };

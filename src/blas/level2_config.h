@@ -23,7 +23,7 @@ typedef struct nla_l2_config {
        (set from the L2's size: nla_tuning_derive_gemv_many) */
     int64_t gemv_many_bytes;
     /* spmv takes many columns a pass for a triangle over this many bytes
-       (the L3's size: nla_tuning_derive_spmv_many) */
+       (a quarter of the L3: nla_tuning_derive_spmv_many) */
     int64_t spmv_many_bytes;
 } nla_l2_config;
 

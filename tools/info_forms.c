@@ -125,6 +125,7 @@ static const char *form_word(const char *form, char *buf, size_t len)
 void nla_info_forms(void)
 {
     static const int64_t kls[] = { 0, 1, 2, 4, 8, 16, 32, 64, 128 };
+    static const int64_t dims[] = { 1000, 4000, 8000 }; /* gemv (m = n = lda), spmv */
     nla_context *ctx;
     char form[160], word[16];
 
@@ -149,9 +150,9 @@ void nla_info_forms(void)
     for (int single = 0; single < 2; single++)
         for (int trans = 0; trans < 2; trans++) {
             printf("  gemv %c %c        ", single ? 's' : 'd', trans ? 'T' : 'N');
-            for (int64_t d = 1000; d <= 8000; d = d == 1000 ? 4000 : 2 * d)
-                printf(" %5s", form_word(gemv_form(ctx, single, trans, d, d, d, form,
-                                                   sizeof form),
+            for (size_t k = 0; k < sizeof dims / sizeof dims[0]; k++)
+                printf(" %5s", form_word(gemv_form(ctx, single, trans, dims[k], dims[k], dims[k],
+                                                   form, sizeof form),
                                          word, sizeof word));
             printf("\n");
         }
@@ -159,8 +160,9 @@ void nla_info_forms(void)
     for (int single = 0; single < 2; single++)
         for (int upper = 1; upper >= 0; upper--) {
             printf("  spmv %c %c        ", single ? 's' : 'd', upper ? 'U' : 'L');
-            for (int64_t d = 1000; d <= 8000; d = d == 1000 ? 4000 : 2 * d)
-                printf(" %5s", form_word(spmv_form(ctx, single, upper, d, form, sizeof form),
+            for (size_t k = 0; k < sizeof dims / sizeof dims[0]; k++)
+                printf(" %5s", form_word(spmv_form(ctx, single, upper, dims[k], form,
+                                                   sizeof form),
                                          word, sizeof word));
             printf("\n");
         }
@@ -188,6 +190,7 @@ int nla_info_form_query(int argc, char **argv)
              (packed ? !strcmp(argv[3], "U") || !strcmp(argv[3], "L")
                      : !strcmp(argv[3], "N") || !strcmp(argv[3], "T"));
     int64_t v[4] = { 1, 1, 1, 0 };
+    int single, tu; /* float; Trans (gemv, gbmv) or Upper (spmv) */
 
     for (int i = 0; ok && i < argc - 4; i++)
         v[i] = parse_size(argv[4 + i], &ok);
@@ -200,14 +203,11 @@ int nla_info_form_query(int argc, char **argv)
         fprintf(stderr, "nla info: %s\n", nla_last_error());
         return NLA_EXIT_FAIL;
     }
-    if (packed)
-        printf("%s\n", spmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'U', v[0], form,
-                                 sizeof form));
-    else
-        printf("%s\n", band ? gbmv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1], v[2],
-                                    v[3], form, sizeof form)
-                         : gemv_form(ctx, argv[2][0] == 's', argv[3][0] == 'T', v[0], v[1],
-                                     v[2], form, sizeof form));
+    single = argv[2][0] == 's';
+    tu = argv[3][0] == 'T' || argv[3][0] == 'U';
+    printf("%s\n", packed ? spmv_form(ctx, single, tu, v[0], form, sizeof form)
+                   : band  ? gbmv_form(ctx, single, tu, v[0], v[1], v[2], v[3], form, sizeof form)
+                           : gemv_form(ctx, single, tu, v[0], v[1], v[2], form, sizeof form));
     nla_context_destroy(ctx);
     return NLA_EXIT_OK;
 }

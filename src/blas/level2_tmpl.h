@@ -325,11 +325,10 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
 {
     const nla_l2_kernels *K = nla_l2_kernels_get();
     int upper = uplo == NLA_UPPER;
-    int nt = LL(P, threads)(ex, (double)n * (n + 1) / 2, n);
+    double entries = (double)n * (n + 1) / 2;
+    int nt = LL(P, threads)(ex, entries, n);
     size_t count;
     const T *xs = x;
-    const char *what;
-    int many = l2_spmv_many(upper, (double)n * (n + 1) / 2 * sizeof(T), &what);
     T *work;
 
     if (alpha == 0) {
@@ -346,6 +345,8 @@ nla_status L2(P, spmv)(const nla_exec *ex, nla_uplo uplo, int64_t n, T alpha,
     }
 
     {
+        const char *what;
+        int many = l2_spmv_many(upper, entries * sizeof(T), &what);
         struct LL(P, spmv_job) job = { K, upper, many, n, alpha, beta, ap, xs, work, y, incy };
         l2_say(ex, what);
         l2_run(nt, LL(P, spmv_part), &job);

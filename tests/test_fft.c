@@ -177,6 +177,51 @@ Test(fft, c2c_bluestein_sizes)
         }
 }
 
+/* n whose prime factors all have a pass (2, 3, 5, 7, 11, 13): no Bluestein */
+static int smooth(int64_t n)
+{
+    static const int64_t f[] = { 2, 3, 5, 7, 11, 13 };
+    for (int i = 0; i < 6; i++)
+        while (n % f[i] == 0)
+            n /= f[i];
+    return n == 1;
+}
+
+/* every n up to 4096 in double (1024 in float), each direction, in and out
+   of place: 2*eps*log2(n) for smooth n, 10*eps*log2(n) through Bluestein */
+Test(fft, c2c_every_n)
+{
+    for (int pi = 0; pi < 2; pi++) {
+        nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+        int64_t nmax = pi ? REF_SIZE(1024, 96) : REF_SIZE(4096, 160);
+        int bad = 0;
+        for (int64_t n = 1; n <= nmax; n++) {
+            double e = c2c_err(ctx, p, n % 2 ? 1 : -1, n, n % 3 == 0);
+            double bound = smooth(n) ? 2.0 : 10.0;
+            if (e > bound && bad++ < 10)
+                cr_expect(e <= bound, "%s n=%lld: error %.3g eps*log2(n) > %g",
+                          pi ? "float" : "double", (long long)n, e, bound);
+        }
+        cr_expect(bad == 0, "%s: %d sizes over the bound", pi ? "float" : "double", bad);
+    }
+}
+
+/* mixed sizes past the Stockham limit of a 32 MiB L3 (8 MiB of data):
+   the four-step method with factors of any radix (n1 = 1000, 864, 625) */
+Test(fft, c2c_four_step_mixed)
+{
+    static const int64_t sizes[] = { 1000000, 839808, 1953125 };
+    if (ref_test_small())
+        cr_skip_test("n up to 2*10^6 against long double: not with NLA_TEST_SMALL");
+    for (int pi = 0; pi < 2; pi++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+            double e = c2c_err(ctx, p, i % 2 ? 1 : -1, sizes[i], i == 1);
+            cr_expect(e <= 2.0, "%s n=%lld: error %.3g eps*log2(n) > 2",
+                      pi ? "float" : "double", (long long)sizes[i], e);
+        }
+}
+
 /* forward then backward with scale 1/n gives x back; unscaled gives n*x */
 Test(fft, round_trip)
 {

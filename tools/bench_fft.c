@@ -4,9 +4,10 @@
  * GSL's radix-2 routine, both loaded at run time (bench_libs.c).
  *
  * A row is one transform, out = FFT(in), forward:
- *   c2c  complex, n = 2^6 ... 2^22, and n = 1000, 1009, 4093, 10^5
- *        (Bluestein), against FFTW
- *   r2c  real input, n = 2^6 ... 2^22, against FFTW
+ *   c2c  complex, n = 2^6 ... 2^22, the mixed-radix n = 1000, 1200, 2187,
+ *        15625, 10^5, 10^6, and the primes 1009, 4093 (Bluestein),
+ *        against FFTW
+ *   r2c  real input, n = 2^6 ... 2^22, 1000 and 10^5, against FFTW
  *   c2c  n = 2^6 ... 2^22 against gsl_fft_complex_radix2_forward; GSL works
  *        in place, so on these rows both sides copy the input to the output
  *        and transform there
@@ -230,7 +231,7 @@ static struct bench_case fft_case(bench_prec p, int64_t n, int kind, int ref)
 static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
     static const int quick_lg[] = { 6, 10, 14, 16 };
-    static const int64_t blue[] = { 1000, 1009, 4093, 100000 };
+    static const int64_t other[] = { 1000, 1009, 1200, 2187, 4093, 15625, 100000, 1000000 };
     int k = 0;
 
     if (n > 0) {
@@ -246,18 +247,20 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
             out[k++] = fft_case(p, (int64_t)1 << quick_lg[i], FFT_C2C, REF_FFTW);
         out[k++] = fft_case(p, 1 << 10, FFT_R2C, REF_FFTW);
         out[k++] = fft_case(p, 1 << 16, FFT_R2C, REF_FFTW);
-        out[k++] = fft_case(p, blue[0], FFT_C2C, REF_FFTW);
-        out[k++] = fft_case(p, blue[1], FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, other[0], FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, other[1], FFT_C2C, REF_FFTW);
         out[k++] = fft_case(p, 1 << 10, FFT_C2C, REF_GSL);
         out[k++] = fft_case(p, 1 << 16, FFT_C2C, REF_GSL);
         return k;
     }
     for (int lg = 6; lg <= 22; lg++)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_FFTW);
-    for (int i = 0; i < 4; i++)
-        out[k++] = fft_case(p, blue[i], FFT_C2C, REF_FFTW);
+    for (int i = 0; i < 8; i++)
+        out[k++] = fft_case(p, other[i], FFT_C2C, REF_FFTW);
     for (int lg = 6; lg <= 22; lg++)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_R2C, REF_FFTW);
+    out[k++] = fft_case(p, other[0], FFT_R2C, REF_FFTW);
+    out[k++] = fft_case(p, other[6], FFT_R2C, REF_FFTW);
     for (int lg = 6; lg <= 22; lg++)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_GSL);
     return k;

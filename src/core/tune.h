@@ -29,7 +29,7 @@ typedef struct nla_tuning {
     nla_gemm_cache_blocks gemm[2][3];  /* [precision][nla_isa] */
     nla_l2_config l2;
     struct {
-        int64_t stockham_max_bytes;    /* larger power-of-two transforms
+        int64_t stockham_max_bytes;    /* larger transforms (prime factors <= 13)
                                           take the four-step method */
     } fft;
 } nla_tuning;

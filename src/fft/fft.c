@@ -127,7 +127,6 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KVC dvc
 #define KBC dbc
 #define KLANE dlane
-#define KONE done
 #define KMULC dmulconj
 #include "fft_tmpl.h"
 #undef T
@@ -135,7 +134,6 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KVC
 #undef KBC
 #undef KLANE
-#undef KONE
 #undef KMULC
 
 #define T float
@@ -143,7 +141,6 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KVC svc
 #define KBC sbc
 #define KLANE slane
-#define KONE sone
 #define KMULC smulconj
 #include "fft_tmpl.h"
 #undef T
@@ -151,7 +148,6 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KVC
 #undef KBC
 #undef KLANE
-#undef KONE
 #undef KMULC
 
 struct cpu_plan {

@@ -1,28 +1,30 @@
 /*
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
- *   KVC KBC KLANE KONE KMULC  the kernel table's fields of that precision.
+ *   KVC KBC KLANE KMULC  the kernel table's fields of that precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
  * (x == y allowed; otherwise x is not written), using a scratch area of
  * core->work complex values:
  *   CORE_ONE    n == 1
- *   CORE_STOCK  n = 2^k whose data and scratch fit in the last-level cache
- *               (fft.stockham_max_bytes of the CPU configuration, tune.h):
- *               Stockham autosort passes of radix 8 (then 4),
- *               ping-ponging between y and scratch
- *   CORE_4STEP  n = 2^k past the cache: n = n1*n2, n2 column FFTs of
+ *   CORE_STOCK  n = 2^a 3^b 5^c 7^d 11^e 13^f whose data and scratch fit in
+ *               the last-level cache (fft.stockham_max_bytes of the CPU
+ *               configuration, tune.h): Stockham autosort passes of radix
+ *               8 (then 4 or 2), then the odd primes from the largest
+ *               (F(radices)), ping-ponging between y and scratch
+ *   CORE_4STEP  the same n past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
  *               twiddles W_n^(j2*k1), then n1 column FFTs of length n2
- *   CORE_BLUE   any other n: Bluestein's chirp-z, a convolution of length
- *               m = 2^k >= 2n-1 done with two length-m cores
+ *   CORE_BLUE   n with a prime factor over 13: Bluestein's chirp-z, a
+ *               convolution of length m = 2^k >= 2n-1 done with two
+ *               length-m cores
  * The plan wraps a core with strides, batches, scale and the real
  * transforms.  All arithmetic on complex values is written out by hand.
  */
 
 typedef struct F(stage) {
-    int r, lg;           /* radix and log2 of it */
+    int r, slot;         /* radix and its slot in the kernel table */
     int64_t m;           /* length / r: the distance of the legs, in units of s */
     T *tw;               /* [p][k-1], p < m: w^(p*k), broadcast layout */
     T *twl;              /* [k-1][i], i < s*m (s for B = 1): per-lane layout, or NULL */
@@ -38,9 +40,8 @@ struct F(core) {
     F(stage) st[MAX_STAGES];
     /* CORE_4STEP */
     int64_t n1, n2, blk;
-    int lgl;
     F(core) *c1, *c2;
-    T *lo, *hi;                   /* W_n^t = lo[t & (2^lgl-1)] * hi[t >> lgl] */
+    T *lo, *hi;                   /* W_n^t = lo[t % n1] * hi[t / n1] */
     /* CORE_BLUE */
     int64_t m;
     F(core) *cm;                  /* forward, length m */
@@ -78,25 +79,38 @@ static int F(ilog2)(int64_t n)
     return k;
 }
 
-/* radices for 2^k: radix 8 while it lasts, then one or two radix 4 */
-static int F(radices)(int k, int *r)
+/* The passes' radices for n, or 0 when n has a prime factor over
+   NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
+   2), then the odd primes from the largest, so that s reaches a whole
+   vector after the first pass when n is even. */
+static int F(radices)(int64_t n, int *r)
 {
-    int ns = 0, k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
-    int k8 = (k - 2 * k4) / 3;
-    if (k == 1) {
-        r[0] = 2;
-        return 1;
+    static const int odd[] = { 13, 11, 7, 5, 3 };
+    int ns = 0, k = 0, k4, k8;
+
+    while (n % 2 == 0) {
+        n /= 2;
+        k++;
     }
-    for (int i = 0; i < k8; i++)
+    k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
+    k8 = (k - 2 * k4) / 3;
+    if (k == 1)
+        r[ns++] = 2;
+    for (int i = 0; k > 1 && i < k8; i++)
         r[ns++] = 8;
-    for (int i = 0; i < k4; i++)
+    for (int i = 0; k > 1 && i < k4; i++)
         r[ns++] = 4;
-    return ns;
+    for (int i = 0; i < 5; i++)
+        while (n % odd[i] == 0) {
+            n /= odd[i];
+            r[ns++] = odd[i];
+        }
+    return n == 1 ? ns : 0;
 }
 
 static int F(stock_build)(F(core) *c)
 {
-    int r[MAX_STAGES], ns = F(radices)(F(ilog2)(c->n), r);
+    int r[MAX_STAGES], ns = F(radices)(c->n, r);
     int sign = c->fwd ? -1 : 1;
     int64_t len = c->n, s = 1;
 
@@ -105,7 +119,7 @@ static int F(stock_build)(F(core) *c)
         F(stage) *st = &c->st[i];
         int64_t m = len / r[i];
         st->r = r[i];
-        st->lg = r[i] == 2 ? 1 : r[i] == 4 ? 2 : 3;
+        st->slot = nla_fft_radix_slot(r[i]);
         st->m = m;
         st->tw = F(talloc)(m * (r[i] - 1));
         if (!st->tw)
@@ -137,33 +151,35 @@ static int F(stock_build)(F(core) *c)
     return 0;
 }
 
+/* n = n1*n2 with n1 the largest divisor of n at most sqrt(n) (both
+   factors then have only the passes' radices) */
 static int F(fourstep_build)(F(core) *c)
 {
-    int lg = F(ilog2)(c->n), sign = c->fwd ? -1 : 1;
-    int64_t nlo, nhi;
+    int sign = c->fwd ? -1 : 1;
+    int64_t n1 = 1;
 
-    c->n1 = (int64_t)1 << (lg / 2);
-    c->n2 = c->n / c->n1;
+    for (int64_t d = 2; d * d <= c->n; d++)
+        if (c->n % d == 0)
+            n1 = d;
+    c->n1 = n1;
+    c->n2 = c->n / n1;
     c->blk = 64 / (int64_t)sizeof(T);          /* 128 bytes of each row */
-    c->lgl = lg / 2;
-    nlo = (int64_t)1 << c->lgl;
-    nhi = c->n >> c->lgl;
     c->c1 = F(core_build)(c->n1, c->fwd);
     c->c2 = F(core_build)(c->n2, c->fwd);
-    c->lo = F(talloc)(nlo);
-    c->hi = F(talloc)(nhi);
+    c->lo = F(talloc)(c->n1);
+    c->hi = F(talloc)(c->n2);
     if (!c->c1 || !c->c2 || !c->lo || !c->hi || c->c1->type != CORE_STOCK ||
         c->c2->type != CORE_STOCK)
         return -1;
-    for (int64_t t = 0; t < nlo; t++) {
+    for (int64_t t = 0; t < c->n1; t++) {
         double re, im;
         twiddle(t, c->n, sign, &re, &im);
         c->lo[2 * t] = (T)re;
         c->lo[2 * t + 1] = (T)im;
     }
-    for (int64_t t = 0; t < nhi; t++) {
+    for (int64_t t = 0; t < c->n2; t++) {
         double re, im;
-        twiddle(t << c->lgl, c->n, sign, &re, &im);
+        twiddle(t * c->n1, c->n, sign, &re, &im);
         c->hi[2 * t] = (T)re;
         c->hi[2 * t + 1] = (T)im;
     }
@@ -222,14 +238,14 @@ static int F(blue_build)(F(core) *c)
 static F(core) *F(core_build)(int64_t n, int fwd)
 {
     F(core) *c = calloc(1, sizeof *c);
-    int rc = 0;
+    int rc = 0, r[MAX_STAGES];
     if (!c)
         return NULL;
     c->n = n;
     c->fwd = fwd;
     if (n == 1) {
         c->type = CORE_ONE;
-    } else if ((n & (n - 1)) == 0) {
+    } else if (F(radices)(n, r) > 0) {
         if (n * 2 * (int64_t)sizeof(T) <= nla_tuning_get()->fft.stockham_max_bytes) {
             c->type = CORE_STOCK;
             rc = F(stock_build)(c);
@@ -273,7 +289,7 @@ static void F(core_free)(F(core) *c)
 static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
                          const T *x, T *y, T *scr)
 {
-    const int64_t vmask = kt->KVC - 1;   /* vc is a power of two */
+    const int64_t vc = kt->KVC;
     int ns = c->nst;
     int64_t s = B;
     const T *src = x;
@@ -286,12 +302,12 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
         const F(stage) *st = &c->st[i];
         T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
         int f = c->fwd;
-        if ((s & vmask) == 0)
-            kt->KBC[f][st->lg](st->m, s, st->tw, src, dst);
-        else if (B == 1 && st->twl && ((s * st->m) & vmask) == 0)
-            kt->KLANE[f][st->lg](st->m, s, st->twl, src, dst);
+        /* vectors along q while s fills one, else along q + s*p (the
+           per-lane twiddles are made for B == 1 and s < 8) */
+        if (s >= vc || B != 1 || !st->twl)
+            kt->KBC[f][st->slot](st->m, s, st->tw, src, dst);
         else
-            kt->KONE[f][st->lg](st->m, s, st->tw, src, dst);
+            kt->KLANE[f][st->slot](st->m, s, st->twl, src, dst);
         src = dst;
         s *= st->r;
     }
@@ -302,7 +318,7 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
 static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
                             const T *x, T *y, T *work)
 {
-    const int64_t n1 = c->n1, n2 = c->n2, B = c->blk, mask = ((int64_t)1 << c->lgl) - 1;
+    const int64_t n1 = c->n1, n2 = c->n2, B = c->blk;
     T *t = x == y ? work : y;                 /* the transposed middle result */
     T *buf = work + 2 * c->n;
     T *scr = buf + 2 * B * (n1 > n2 ? n1 : n2);
@@ -310,29 +326,34 @@ static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
     /* columns j2 of x (n1 x n2, row-major): FFT over j1, twiddle,
        t[j2*n1 + k1] */
     for (int64_t c0 = 0; c0 < n2; c0 += B) {
+        const int64_t bw = n2 - c0 < B ? n2 - c0 : B;   /* this block's columns */
         for (int64_t j1 = 0; j1 < n1; j1++)
-            memcpy(buf + 2 * j1 * B, x + 2 * (j1 * n2 + c0), (size_t)B * 2 * sizeof(T));
-        F(stock_run)(c->c1, kt, B, buf, buf, scr);
-        for (int64_t b = 0; b < B; b++) {
-            const int64_t j2 = c0 + b;
+            memcpy(buf + 2 * j1 * bw, x + 2 * (j1 * n2 + c0), (size_t)bw * 2 * sizeof(T));
+        F(stock_run)(c->c1, kt, bw, buf, buf, scr);
+        for (int64_t b = 0; b < bw; b++) {
+            const int64_t j2 = c0 + b, dl = j2 % n1, dh = j2 / n1;
             T *tr = t + 2 * j2 * n1;
-            for (int64_t k1 = 0; k1 < n1; k1++) {
-                int64_t e = j2 * k1;
-                const T *l = c->lo + 2 * (e & mask), *h = c->hi + 2 * (e >> c->lgl);
+            /* W_n^(j2*k1) = lo[el] * hi[eh], j2*k1 = eh*n1 + el */
+            for (int64_t k1 = 0, el = 0, eh = 0; k1 < n1; k1++) {
+                const T *l = c->lo + 2 * el, *h = c->hi + 2 * eh;
                 T wr = l[0] * h[0] - l[1] * h[1], wi = l[0] * h[1] + l[1] * h[0];
-                T ar = buf[2 * (k1 * B + b)], ai = buf[2 * (k1 * B + b) + 1];
+                T ar = buf[2 * (k1 * bw + b)], ai = buf[2 * (k1 * bw + b) + 1];
                 tr[2 * k1] = ar * wr - ai * wi;
                 tr[2 * k1 + 1] = ar * wi + ai * wr;
+                el += dl;
+                eh += dh + (el >= n1);
+                el -= el >= n1 ? n1 : 0;
             }
         }
     }
     /* columns k1 of t (n2 x n1): FFT over j2, into y[k2*n1 + k1] */
     for (int64_t c0 = 0; c0 < n1; c0 += B) {
+        const int64_t bw = n1 - c0 < B ? n1 - c0 : B;
         for (int64_t j2 = 0; j2 < n2; j2++)
-            memcpy(buf + 2 * j2 * B, t + 2 * (j2 * n1 + c0), (size_t)B * 2 * sizeof(T));
-        F(stock_run)(c->c2, kt, B, buf, buf, scr);
+            memcpy(buf + 2 * j2 * bw, t + 2 * (j2 * n1 + c0), (size_t)bw * 2 * sizeof(T));
+        F(stock_run)(c->c2, kt, bw, buf, buf, scr);
         for (int64_t k2 = 0; k2 < n2; k2++)
-            memcpy(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * B, (size_t)B * 2 * sizeof(T));
+            memcpy(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * bw, (size_t)bw * 2 * sizeof(T));
     }
 }
 

@@ -5,42 +5,65 @@
  * instruction set (generic, avx2, avx512) and gives one table each; the
  * drivers in src/fft never name an ISA.
  *
- * A Stockham pass of radix r (2, 4 or 8) on complex interleaved data:
+ * A Stockham pass of radix r (2, 4, 8, 3, 5, 7, 11 or 13) on complex
+ * interleaved data:
  *     for p < m, q < s, k < r:
  *         a_k = x[q + s*(p + k*m)]
  *         y[q + s*(r*p + k)] = (DFT_r(a))_k * w^(p*k),   w = exp(sign*2*pi*i/(r*m))
- * x and y do not overlap.  The r-point DFT is built from radix-2 steps in
- * registers.  Passes go with s = 1, r1, r1*r2, ... (times a batch count B
+ * x and y do not overlap.  The r-point DFT is built in registers: from
+ * radix-2 steps for 2, 4 and 8, from the pairs a_j +- a_(r-j) for the odd
+ * radices.  Passes go with s = 1, r1, r1*r2, ... (times a batch count B
  * when B transforms are interleaved element by element), so the output
- * comes out in natural order with no bit reversal.
- *   - "bc" kernels need s % vc == 0: a vector holds vc consecutive q, with
- *     one twiddle per p, broadcast: tw[(p*(r-1) + k-1)] (complex).
- *   - "lane" kernels need (s*m) % vc == 0 and any s: a vector holds vc
- *     consecutive i = q + s*p, with per-lane twiddles twl[(k-1)*s*m + i].
- *     For s == 1 (the first pass) the outputs are transposed in registers
- *     so that every store is a full vector.
- *   - "one" kernels work on one complex value at a time (any s, m), with
- *     the bc twiddle layout.
- * Index [1] of each array is the forward direction (sign -1), [0] backward.
+ * comes out in natural order with no reordering pass.
+ *   - "bc" kernels, any s (the driver takes them for s >= vc): a vector
+ *     holds vc consecutive q, with one twiddle per p, broadcast:
+ *     tw[(p*(r-1) + k-1)] (complex); the last s % vc values of q go one
+ *     at a time.
+ *   - "lane" kernels, any s and m (the driver takes them for s < vc): a
+ *     vector holds vc consecutive i = q + s*p, with per-lane twiddles
+ *     twl[(k-1)*s*m + i]; the last (s*m) % vc values of i go one at a
+ *     time.  For s == 1 and r a power of two the outputs are transposed in
+ *     registers so that every store is a full vector; otherwise each lane
+ *     is stored on its own.
+ * Index [1] of each array is the forward direction (sign -1), [0]
+ * backward; the second is the radix's slot (nla_fft_radix_slot).
  */
 #ifndef NLA_FFT_KERNELS_H
 #define NLA_FFT_KERNELS_H
 
 #include <stdint.h>
 
+/* The radices with a pass, by slot: the powers of two, then the odd primes
+   up to NLA_FFT_MAX_ODD; a transform with a larger prime factor goes
+   through Bluestein. */
+#define NLA_FFT_NRADIX 8
+#define NLA_FFT_MAX_ODD 13
+static inline int nla_fft_radix_slot(int r)
+{
+    switch (r) {
+    case 2: return 0;
+    case 4: return 1;
+    case 8: return 2;
+    case 3: return 3;
+    case 5: return 4;
+    case 7: return 5;
+    case 11: return 6;
+    case 13: return 7;
+    default: return -1;
+    }
+}
+
 #define NLA_FFT_PASS_FN(T, name)                                               \
-    void (*name[2][4])(int64_t m, int64_t s, const T *tw, const T *x, T *y)
+    void (*name[2][NLA_FFT_NRADIX])(int64_t m, int64_t s, const T *tw, const T *x, T *y)
 
 typedef struct nla_fft_kernels {
     const char *name;
     int dvc, svc;                    /* complex values per vector */
-    /* indexed [forward][log2 r] (entry 0 unused) */
+    /* indexed [forward][nla_fft_radix_slot(r)] */
     NLA_FFT_PASS_FN(double, dbc);
     NLA_FFT_PASS_FN(double, dlane);
-    NLA_FFT_PASS_FN(double, done);
     NLA_FFT_PASS_FN(float, sbc);
     NLA_FFT_PASS_FN(float, slane);
-    NLA_FFT_PASS_FN(float, sone);
     /* y[i] = conj(a[i] * b[i]), i < n (complex) */
     void (*dmulconj)(int64_t n, const double *a, const double *b, double *y);
     void (*smulconj)(int64_t n, const float *a, const float *b, float *y);

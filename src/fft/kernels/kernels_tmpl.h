@@ -5,9 +5,8 @@
  *   NLA_FKTAB     the table's name (nla_fft_kernels_avx2, ...)
  *   NLA_FKNAME    its printable name
  *   NLA_FVBYTES   the vector width in bytes (16, 32, 64)
- * and includes this file once.  The file includes itself four times: for
- * double and float, each with full vectors ("v") and with one complex
- * value per vector ("1").  The code uses GCC/Clang vector extensions, so
+ * and includes this file once.  The file includes itself twice, for double
+ * and float.  The code uses GCC/Clang vector extensions, so
  * the ISA flags decide the instructions.  Complex products are written out
  * (a*wr + swap(a)*(-wi, wi)); no _Complex arithmetic, so no __muldc3.
  */
@@ -24,20 +23,36 @@
 #error "define NLA_FKTAB and NLA_FVBYTES before including kernels_tmpl.h"
 #endif
 
+/* cos and sin of 2*pi*k/r, k = 1 .. (r-1)/2, for the odd radices r */
+static const double fk_cos[14][6] = {
+    [3] = { -0.5 },
+    [5] = { 0.309016994374947424102293417183, -0.809016994374947424102293417183 },
+    [7] = { 0.623489801858733530525004884004, -0.222520933956314404288902564497,
+            -0.900968867902419126236102319507 },
+    [11] = { 0.841253532831181168861811648919, 0.41541501300188642552927414923,
+             -0.142314838273285140443792668616, -0.654860733945285064056925072466,
+             -0.959492973614497389890368057066 },
+    [13] = { 0.885456025653209895900375522015, 0.568064746731155802511807559128,
+             0.120536680255323053349067687453, -0.3546048870425356259696378926,
+             -0.748510748171101098634630599701, -0.970941817426052027156982276294 },
+};
+static const double fk_sin[14][6] = {
+    [3] = { 0.866025403784438646763723170753 },
+    [5] = { 0.951056516295153572116439333379, 0.587785252292473129168705954639 },
+    [7] = { 0.781831482468029808708444526674, 0.974927912181823607018131682994,
+            0.433883739117558120475768332848 },
+    [11] = { 0.540640817455597582107635954319, 0.909631995354518371411715383079,
+             0.989821441880932732376092037777, 0.755749574354258283774035843972,
+             0.281732556841429697711417915347 },
+    [13] = { 0.464723172043768545656015335133, 0.822983865893656394579617423439,
+             0.992708874098053992800751649493, 0.935016242685414823439784599838,
+             0.663122658240795202376785492667, 0.23931566428755776714875372626 },
+};
+
 #define FK_T double
 #define FK_TSIZE 8
 #define FK_PFX dv
 #define FK_NL (NLA_FVBYTES / 8)
-#include "kernels_tmpl.h"
-#undef FK_T
-#undef FK_TSIZE
-#undef FK_PFX
-#undef FK_NL
-
-#define FK_T double
-#define FK_TSIZE 8
-#define FK_PFX d1
-#define FK_NL 2
 #include "kernels_tmpl.h"
 #undef FK_T
 #undef FK_TSIZE
@@ -54,19 +69,11 @@
 #undef FK_PFX
 #undef FK_NL
 
-#define FK_T float
-#define FK_TSIZE 4
-#define FK_PFX s1
-#define FK_NL 2
-#include "kernels_tmpl.h"
-#undef FK_T
-#undef FK_TSIZE
-#undef FK_PFX
-#undef FK_NL
-
-#define FK_PASSES(pfx, kind)                                                   \
-    { { NULL, pfx##_##kind##2b, pfx##_##kind##4b, pfx##_##kind##8b },          \
-      { NULL, pfx##_##kind##2f, pfx##_##kind##4f, pfx##_##kind##8f } }
+#define FK_PASS_DIR(pfx, kind, d)                                              \
+    { pfx##_##kind##2##d, pfx##_##kind##4##d, pfx##_##kind##8##d,              \
+      pfx##_##kind##3##d, pfx##_##kind##5##d, pfx##_##kind##7##d,              \
+      pfx##_##kind##11##d, pfx##_##kind##13##d }
+#define FK_PASSES(pfx, kind) { FK_PASS_DIR(pfx, kind, b), FK_PASS_DIR(pfx, kind, f) }
 
 const nla_fft_kernels NLA_FKTAB = {
     .name = NLA_FKNAME,
@@ -74,10 +81,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .svc = NLA_FVBYTES / 8,
     .dbc = FK_PASSES(dv, bc),
     .dlane = FK_PASSES(dv, lane),
-    .done = FK_PASSES(d1, bc),
     .sbc = FK_PASSES(sv, bc),
     .slane = FK_PASSES(sv, lane),
-    .sone = FK_PASSES(s1, bc),
     .dmulconj = dv_mulconj,
     .smulconj = sv_mulconj,
 };
@@ -93,7 +98,7 @@ const nla_fft_kernels NLA_FKTAB = {
 #define FK_INLINE static inline __attribute__((always_inline))
 /* GCC at -O2 does not fully unroll the short loops over the legs, which
    leaves the butterflies in memory; ask for it. */
-#define FK_UNROLL _Pragma("GCC unroll 8")
+#define FK_UNROLL _Pragma("GCC unroll 16")
 
 typedef FK_T V __attribute__((vector_size(FK_NL * sizeof(FK_T))));
 typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
@@ -173,11 +178,44 @@ FK_INLINE V FK(rot)(V a, int fwd)
 FK_INLINE V FK(w8)(V a, int fwd) { return (a + FK(rot)(a, fwd)) * FK_SQRT1_2; }
 FK_INLINE V FK(w83)(V a, int fwd) { return (FK(rot)(a, fwd) - a) * FK_SQRT1_2; }
 
-/* The r-point DFT in place, from radix-2 steps (decimation in frequency,
-   outputs in natural order). */
+/* The odd r-point DFT in place: with t_j = a_j + a_(r-j) and
+   u_j = a_j - a_(r-j) (0 < j <= h = (r-1)/2), output k <= h is
+   a_0 + sum_j cos(2 pi jk/r) t_j + i*sign * sum_j sin(2 pi jk/r) u_j, and
+   output r-k the same with the sine part negated. */
+FK_INLINE void FK(dft_odd)(V *a, const int r, int fwd)
+{
+    const int h = (r - 1) / 2;
+    V t[6], u[6], y0 = a[0];
+
+    FK_UNROLL
+    for (int j = 1; j <= h; j++) {
+        t[j - 1] = a[j] + a[r - j];
+        u[j - 1] = a[j] - a[r - j];
+        y0 += t[j - 1];
+    }
+    FK_UNROLL
+    for (int k = 1; k <= h; k++) {
+        V c = a[0], d = FK(splat)(0);
+        FK_UNROLL
+        for (int j = 1; j <= h; j++) {
+            int e = j * k % r, f = e <= h ? e : r - e;   /* angle 2 pi e/r */
+            c += t[j - 1] * (FK_T)fk_cos[r][f - 1];
+            d += u[j - 1] * (FK_T)(e <= h ? fk_sin[r][f - 1] : -fk_sin[r][f - 1]);
+        }
+        d = FK(rot)(d, fwd);
+        a[k] = c + d;
+        a[r - k] = c - d;
+    }
+    a[0] = y0;
+}
+
+/* The r-point DFT in place: for 2, 4 and 8 from radix-2 steps (decimation
+   in frequency, outputs in natural order), else FK(dft_odd). */
 FK_INLINE void FK(dft)(V *a, int r, int fwd)
 {
-    if (r == 2) {
+    if (r % 2 == 1) {
+        FK(dft_odd)(a, r, fwd);
+    } else if (r == 2) {
         V t = a[0] - a[1];
         a[0] = a[0] + a[1];
         a[1] = t;
@@ -207,11 +245,53 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
     }
 }
 
-/* One p of a broadcast pass; notw: p == 0, all twiddles are 1. */
+/* The most legs a pass has */
+#define FK_RMAX 13
+
+/* W complex values at p, or (one) a single one in the lowest lanes, the
+   others zero; and the matching stores */
+FK_INLINE V FK(ldw)(const FK_T *p, int one)
+{
+    V v = FK(splat)(0);
+    if (!one)
+        return FK(ld)(p);
+    v[0] = p[0];
+    v[1] = p[1];
+    return v;
+}
+FK_INLINE void FK(stw)(FK_T *p, V v, int one)
+{
+    if (!one) {
+        FK(st)(p, v);
+        return;
+    }
+    p[0] = v[0];
+    p[1] = v[1];
+}
+
+/* The butterfly at q of one p of a broadcast pass, on W values of q or
+   (one) a single one; notw: p == 0, all twiddles are 1. */
+FK_INLINE void FK(bc_q)(int r, int fwd, int notw, int one, int64_t s, int64_t sm,
+                        const V *wr, const V *wi, const FK_T *xq, FK_T *yq)
+{
+    V a[FK_RMAX];
+    FK_UNROLL
+    for (int k = 0; k < r; k++)
+        a[k] = FK(ldw)(xq + 2 * k * sm, one);
+    FK(dft)(a, r, fwd);
+    FK(stw)(yq, a[0], one);
+    FK_UNROLL
+    for (int k = 1; k < r; k++)
+        FK(stw)(yq + 2 * k * s, notw ? a[k] : FK(cmul)(a[k], wr[k - 1], wi[k - 1]), one);
+}
+
+/* One p of a broadcast pass: vectors of W consecutive q, the last s % W
+   one at a time. */
 FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t s, int64_t sm,
                         const FK_T *tw, const FK_T *xp, FK_T *yp)
 {
-    V wr[7], wi[7];
+    V wr[FK_RMAX - 1], wi[FK_RMAX - 1];
+    int64_t q = 0;
     if (!notw) {
         FK_UNROLL
         for (int k = 1; k < r; k++) {
@@ -219,21 +299,13 @@ FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t s, int64_t sm,
             wi[k - 1] = FK(splat)(tw[2 * (k - 1) + 1]);
         }
     }
-    for (int64_t q = 0; q < s; q += W) {
-        V a[8];
-        FK_UNROLL
-        for (int k = 0; k < r; k++)
-            a[k] = FK(ld)(xp + 2 * (q + k * sm));
-        FK(dft)(a, r, fwd);
-        FK(st)(yp + 2 * q, a[0]);
-        FK_UNROLL
-        for (int k = 1; k < r; k++)
-            FK(st)(yp + 2 * (q + k * s),
-                   notw ? a[k] : FK(cmul)(a[k], wr[k - 1], wi[k - 1]));
-    }
+    for (; q + W <= s; q += W)
+        FK(bc_q)(r, fwd, notw, 0, s, sm, wr, wi, xp + 2 * q, yp + 2 * q);
+    for (; q < s; q++)
+        FK(bc_q)(r, fwd, notw, 1, s, sm, wr, wi, xp + 2 * q, yp + 2 * q);
 }
 
-/* Broadcast twiddles: vectors of W consecutive q (s % W == 0). */
+/* Broadcast twiddles, any s (full vectors when s % W == 0). */
 FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, const FK_T *tw,
                            const FK_T *x, FK_T *y)
 {
@@ -283,32 +355,33 @@ FK_INLINE void FK(shuffle_rounds)(V *v, int g)
     }
 }
 
-/* One radix-r butterfly on the W lanes starting at i: a[k] = x[i + k*stride],
-   the DFT, then a[k] *= twl[(k-1)*stride + i] (per-lane twiddles). */
-FK_INLINE void FK(butterfly_lane)(int r, int fwd, int64_t stride, int64_t i,
+/* One radix-r butterfly on the W lanes starting at i (or, one, the single
+   lane i): a[k] = x[i + k*stride], the DFT, then a[k] *= twl[(k-1)*stride + i]
+   (per-lane twiddles). */
+FK_INLINE void FK(butterfly_lane)(int r, int fwd, int one, int64_t stride, int64_t i,
                                   const FK_T *twl, const FK_T *x, V *a)
 {
     FK_UNROLL
     for (int k = 0; k < r; k++)
-        a[k] = FK(ld)(x + 2 * (i + k * stride));
+        a[k] = FK(ldw)(x + 2 * (i + k * stride), one);
     FK(dft)(a, r, fwd);
     FK_UNROLL
     for (int k = 1; k < r; k++) {
-        V w = FK(ld)(twl + 2 * ((k - 1) * stride + i));
+        V w = FK(ldw)(twl + 2 * ((k - 1) * stride + i), one);
         a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
     }
 }
 
-/* The s == 1 pass with per-lane twiddles twl[(k-1)*m + p]: vectors of W
-   consecutive p, outputs y[r*p + k] put together in registers, so every
-   store is a full vector. */
+/* The s == 1 pass of a power-of-two radix with per-lane twiddles
+   twl[(k-1)*m + p]: vectors of W consecutive p, outputs y[r*p + k] put
+   together in registers, so every store is a full vector. */
 FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
                               const FK_T *x, FK_T *y)
 {
     const int g = r < W ? r : W;
-    for (int64_t i = 0; i < m; i += W) {
-        V a[8];
-        FK(butterfly_lane)(r, fwd, m, i, twl, x, a);
+    for (int64_t i = 0; i + W <= m; i += W) {
+        V a[FK_RMAX];
+        FK(butterfly_lane)(r, fwd, 0, m, i, twl, x, a);
         FK_UNROLL
         for (int b = 0; b < r; b += g)
             FK(shuffle_rounds)(a + b, g);
@@ -326,19 +399,22 @@ FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
     }
 }
 
-/* Per-lane twiddles: vectors of W consecutive i = q + s*p ((s*m) % W == 0). */
+/* Per-lane twiddles, any s and m: vectors of W consecutive i = q + s*p,
+   each lane stored on its own (s == 1, r a power of two: FK(pass_lane1));
+   the last (s*m) % W values of i one at a time. */
 FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *twl,
                              const FK_T *x, FK_T *y)
 {
     const int64_t sm = s * m;
-    if (s == 1) {
+    int64_t i = 0;
+    if (s == 1 && (r & (r - 1)) == 0) {
         FK(pass_lane1)(r, fwd, m, twl, x, y);
-        return;
+        i = m - m % W;
     }
-    for (int64_t i = 0; i < sm; i += W) {
-        V a[8];
-        FK_T t[8][FK_NL];
-        FK(butterfly_lane)(r, fwd, sm, i, twl, x, a);
+    for (; i + W <= sm; i += W) {
+        V a[FK_RMAX];
+        FK_T t[FK_RMAX][FK_NL];
+        FK(butterfly_lane)(r, fwd, 0, sm, i, twl, x, a);
         FK_UNROLL
         for (int k = 0; k < r; k++)
             FK(st)(t[k], a[k]);
@@ -353,6 +429,14 @@ FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *t
             }
         }
     }
+    for (; i < sm; i++) {
+        V a[FK_RMAX];
+        int64_t p = i / s, q = i % s;
+        FK(butterfly_lane)(r, fwd, 1, sm, i, twl, x, a);
+        FK_UNROLL
+        for (int k = 0; k < r; k++)
+            FK(stw)(y + 2 * (q + s * (r * p + k)), a[k], 1);
+    }
 }
 
 #define FK_DEF(kind, r, dir, fwd)                                              \
@@ -362,18 +446,20 @@ FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *t
     {                                                                          \
         FK(pass_##kind)(r, fwd, m, s, tw, x, y);                               \
     }
-FK_DEF(bc, 2, f, 1)
-FK_DEF(bc, 4, f, 1)
-FK_DEF(bc, 8, f, 1)
-FK_DEF(bc, 2, b, 0)
-FK_DEF(bc, 4, b, 0)
-FK_DEF(bc, 8, b, 0)
-FK_DEF(lane, 2, f, 1)
-FK_DEF(lane, 4, f, 1)
-FK_DEF(lane, 8, f, 1)
-FK_DEF(lane, 2, b, 0)
-FK_DEF(lane, 4, b, 0)
-FK_DEF(lane, 8, b, 0)
+#define FK_DEF_R(r)                                                            \
+    FK_DEF(bc, r, f, 1)                                                        \
+    FK_DEF(bc, r, b, 0)                                                        \
+    FK_DEF(lane, r, f, 1)                                                      \
+    FK_DEF(lane, r, b, 0)
+FK_DEF_R(2)
+FK_DEF_R(4)
+FK_DEF_R(8)
+FK_DEF_R(3)
+FK_DEF_R(5)
+FK_DEF_R(7)
+FK_DEF_R(11)
+FK_DEF_R(13)
+#undef FK_DEF_R
 #undef FK_DEF
 
 static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
@@ -408,5 +494,6 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
 #undef FK_DRE
 #undef FK_DIM
 #undef FK_SQRT1_2
+#undef FK_RMAX
 
 #endif

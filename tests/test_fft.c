@@ -340,69 +340,84 @@ Test(fft, shift)
 }
 
 /* R2C against the C2C of the real data; C2R against the C2C of the full
-   Hermitian array; in place with FFTW's padding as well */
+   Hermitian array; in place with FFTW's padding as well.  Bound: bf
+   eps log2(n). */
+static void real_check(nla_precision p, int64_t n, double bf)
+{
+    int64_t h = n / 2 + 1;
+    size_t es = rsz(p);
+    ld *xl = malloc(sizeof(ld) * (size_t)n), *cin = calloc(2 * (size_t)n, sizeof(ld));
+    ld *cout = malloc(sizeof(ld) * 2 * (size_t)n), *rout = malloc(sizeof(ld) * (size_t)n);
+    void *x = rand_real(p, (size_t)n, 21 + (uint64_t)n, xl);
+    void *X = malloc(2 * (size_t)h * es), *xr = malloc((size_t)n * es);
+    void *pad = malloc(2 * (size_t)h * es), *x0 = malloc((size_t)n * es);
+    nla_fft_desc dr = desc_of(NLA_FFT_R2C, p, NLA_FFT_FORWARD, n);
+    nla_fft_desc dc = desc_of(NLA_FFT_C2R, p, NLA_FFT_BACKWARD, n);
+    nla_fft_plan *pr = plan_desc(ctx, &dr), *pc = plan_desc(ctx, &dc);
+    double e, bound = bf * eps_of(p) * lg2(n);
+    void *X0 = malloc(2 * (size_t)h * es);
+
+    memcpy(x0, x, (size_t)n * es);
+    cr_assert_eq(nla_fft_execute(pr, x, X), NLA_OK, "%s", nla_last_error());
+    cr_assert(memcmp(x, x0, (size_t)n * es) == 0);
+    for (int64_t j = 0; j < n; j++)
+        cin[2 * j] = xl[j];
+    ref_c2c(n, -1, cin, cout);
+    e = rel_l2(X, p, cout, 2 * (size_t)h);
+    cr_expect(e <= bound, "%s n=%lld: r2c error %.3g", p == NLA_FLOAT ? "s" : "d", (long long)n, e);
+    /* in place: n reals in a buffer of 2h */
+    memcpy(pad, x, (size_t)n * es);
+    cr_assert_eq(nla_fft_execute(pr, pad, pad), NLA_OK);
+    cr_expect(memcmp(pad, X, 2 * (size_t)h * es) == 0, "n=%lld: in-place r2c differs",
+              (long long)n);
+
+    /* C2R of the half spectrum X: compare with the C2C backward of its
+       Hermitian extension; the input is not modified */
+    for (int64_t k = 0; k < n; k++) {
+        int64_t kk = k < h ? k : n - k;
+        cin[2 * k] = get(X, p, 2 * (size_t)kk);
+        cin[2 * k + 1] = (k < h ? 1 : -1) * get(X, p, 2 * (size_t)kk + 1);
+    }
+    cin[1] = 0;
+    if (n % 2 == 0)
+        cin[2 * (n / 2) + 1] = 0;
+    ref_c2c(n, 1, cin, cout);
+    for (int64_t j = 0; j < n; j++)
+        rout[j] = cout[2 * j];
+    memcpy(X0, X, 2 * (size_t)h * es);
+    cr_assert_eq(nla_fft_execute(pc, X, xr), NLA_OK, "%s", nla_last_error());
+    cr_assert(memcmp(X, X0, 2 * (size_t)h * es) == 0, "c2r modified its input");
+    e = rel_l2(xr, p, rout, (size_t)n);
+    cr_expect(e <= bound, "%s n=%lld: c2r error %.3g", p == NLA_FLOAT ? "s" : "d", (long long)n, e);
+    memcpy(pad, X, 2 * (size_t)h * es);
+    cr_assert_eq(nla_fft_execute(pc, pad, pad), NLA_OK);
+    cr_expect(memcmp(pad, xr, (size_t)n * es) == 0, "n=%lld: in-place c2r differs",
+              (long long)n);
+
+    nla_fft_plan_destroy(pr);
+    nla_fft_plan_destroy(pc);
+    free(xl); free(cin); free(cout); free(rout); free(x); free(X); free(xr);
+    free(pad); free(x0); free(X0);
+}
+
 Test(fft, real_transforms)
 {
     static const int64_t sizes[] = { 1, 2, 3, 4, 5, 8, 15, 16, 17, 100, 1000, 1024, 4093,
                                      1 << 16, 1 << 18 };
     for (int pi = 0; pi < 2; pi++)
-        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-            nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
-            int64_t n = sizes[i], h = n / 2 + 1;
-            size_t es = rsz(p);
-            ld *xl = malloc(sizeof(ld) * (size_t)n), *cin = calloc(2 * (size_t)n, sizeof(ld));
-            ld *cout = malloc(sizeof(ld) * 2 * (size_t)n), *rout = malloc(sizeof(ld) * (size_t)n);
-            void *x = rand_real(p, (size_t)n, 21 + i, xl);
-            void *X = malloc(2 * (size_t)h * es), *xr = malloc((size_t)n * es);
-            void *pad = malloc(2 * (size_t)h * es), *x0 = malloc((size_t)n * es);
-            nla_fft_desc dr = desc_of(NLA_FFT_R2C, p, NLA_FFT_FORWARD, n);
-            nla_fft_desc dc = desc_of(NLA_FFT_C2R, p, NLA_FFT_BACKWARD, n);
-            nla_fft_plan *pr = plan_desc(ctx, &dr), *pc = plan_desc(ctx, &dc);
-            double e, bound = (n == 4093 ? 2.0 : 10.0) * eps_of(p) * lg2(n);
-            void *X0 = malloc(2 * (size_t)h * es);
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            real_check(pi ? NLA_FLOAT : NLA_DOUBLE, sizes[i], sizes[i] == 4093 ? 2.0 : 10.0);
+}
 
-            memcpy(x0, x, (size_t)n * es);
-            cr_assert_eq(nla_fft_execute(pr, x, X), NLA_OK, "%s", nla_last_error());
-            cr_assert(memcmp(x, x0, (size_t)n * es) == 0);
-            for (int64_t j = 0; j < n; j++)
-                cin[2 * j] = xl[j];
-            ref_c2c(n, -1, cin, cout);
-            e = rel_l2(X, p, cout, 2 * (size_t)h);
-            cr_expect(e <= bound, "%s n=%lld: r2c error %.3g", pi ? "s" : "d", (long long)n, e);
-            /* in place: n reals in a buffer of 2h */
-            memcpy(pad, x, (size_t)n * es);
-            cr_assert_eq(nla_fft_execute(pr, pad, pad), NLA_OK);
-            cr_expect(memcmp(pad, X, 2 * (size_t)h * es) == 0, "n=%lld: in-place r2c differs",
-                      (long long)n);
-
-            /* C2R of the half spectrum X: compare with the C2C backward of its
-               Hermitian extension; the input is not modified */
-            for (int64_t k = 0; k < n; k++) {
-                int64_t kk = k < h ? k : n - k;
-                cin[2 * k] = get(X, p, 2 * (size_t)kk);
-                cin[2 * k + 1] = (k < h ? 1 : -1) * get(X, p, 2 * (size_t)kk + 1);
-            }
-            cin[1] = 0;
-            if (n % 2 == 0)
-                cin[2 * (n / 2) + 1] = 0;
-            ref_c2c(n, 1, cin, cout);
-            for (int64_t j = 0; j < n; j++)
-                rout[j] = cout[2 * j];
-            memcpy(X0, X, 2 * (size_t)h * es);
-            cr_assert_eq(nla_fft_execute(pc, X, xr), NLA_OK, "%s", nla_last_error());
-            cr_assert(memcmp(X, X0, 2 * (size_t)h * es) == 0, "c2r modified its input");
-            e = rel_l2(xr, p, rout, (size_t)n);
-            cr_expect(e <= bound, "%s n=%lld: c2r error %.3g", pi ? "s" : "d", (long long)n, e);
-            memcpy(pad, X, 2 * (size_t)h * es);
-            cr_assert_eq(nla_fft_execute(pc, pad, pad), NLA_OK);
-            cr_expect(memcmp(pad, xr, (size_t)n * es) == 0, "n=%lld: in-place c2r differs",
-                      (long long)n);
-
-            nla_fft_plan_destroy(pr);
-            nla_fft_plan_destroy(pc);
-            free(xl); free(cin); free(cout); free(rout); free(x); free(X); free(xr);
-            free(pad); free(x0); free(X0);
-        }
+/* every n up to 4096 in double (1024 in float): 2*eps*log2(n) for smooth
+   n, 10*eps*log2(n) through Bluestein */
+Test(fft, real_every_n)
+{
+    for (int pi = 0; pi < 2; pi++) {
+        int64_t nmax = pi ? REF_SIZE(1024, 64) : REF_SIZE(4096, 128);
+        for (int64_t n = 1; n <= nmax; n++)
+            real_check(pi ? NLA_FLOAT : NLA_DOUBLE, n, smooth(n) ? 2.0 : 10.0);
+    }
 }
 
 /* C2R ignores the imaginary parts of X[0] and X[n/2] */

@@ -128,6 +128,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KBC dbc
 #define KLANE dlane
 #define KMULC dmulconj
+#define KR2C dr2c_post
+#define KC2R dc2r_pre
 #include "fft_tmpl.h"
 #undef T
 #undef F
@@ -135,6 +137,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KBC
 #undef KLANE
 #undef KMULC
+#undef KR2C
+#undef KC2R
 
 #define T float
 #define F(name) s_##name
@@ -142,6 +146,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KBC sbc
 #define KLANE slane
 #define KMULC smulconj
+#define KR2C sr2c_post
+#define KC2R sc2r_pre
 #include "fft_tmpl.h"
 #undef T
 #undef F
@@ -149,6 +155,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KBC
 #undef KLANE
 #undef KMULC
+#undef KR2C
+#undef KC2R
 
 struct cpu_plan {
     nla_precision prec;

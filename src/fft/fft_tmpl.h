@@ -1,7 +1,8 @@
 /*
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
- *   KVC KBC KLANE KMULC  the kernel table's fields of that precision.
+ *   KVC KBC KLANE KR2C KC2R KMULC  the kernel table's fields of that
+ *   precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
  * (x == y allowed; otherwise x is not written), using a scratch area of
@@ -453,20 +454,11 @@ static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work)
                 z[j] = x[j * is];
             F(core_run)(p->c, p->kt, z, z, cw);
         }
-        /* X[k] = E + W^k O, E = (Z[k] + conj Z[h-k])/2, O = -i(Z[k] - conj Z[h-k])/2 */
         y[0] = (z[0] + z[1]) * sc;
         y[1] = 0;
         y[2 * h * os] = (z[0] - z[1]) * sc;
         y[2 * h * os + 1] = 0;
-        for (int64_t k = 1; k < h; k++) {
-            T ar = z[2 * k], ai = z[2 * k + 1];
-            T br = z[2 * (h - k)], bi = -z[2 * (h - k) + 1];
-            T er = (ar + br) / 2, ei = (ai + bi) / 2;
-            T or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
-            T wr = w[2 * k], wi = w[2 * k + 1];
-            y[2 * k * os] = (er + (or_ * wr - oi * wi)) * sc;
-            y[2 * k * os + 1] = (ei + (or_ * wi + oi * wr)) * sc;
-        }
+        p->kt->KR2C(h, z, w, sc, y, os);
     } else {
         T *g = work, *cw = work + 2 * n;
         for (int64_t j = 0; j < n; j++) {
@@ -492,18 +484,9 @@ static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work)
         T *z = work, *cw = work + 2 * h;
         const T *w = p->rtw;
         T x0 = x[0], xh = x[2 * h * is];
-        /* Z[k] = E' + i O', E' = X[k] + conj X[h-k], O' = (X[k] - conj X[h-k]) conj(W^k) */
         z[0] = x0 + xh;
         z[1] = x0 - xh;
-        for (int64_t k = 1; k < h; k++) {
-            T ar = x[2 * k * is], ai = x[2 * k * is + 1];
-            T br = x[2 * (h - k) * is], bi = -x[2 * (h - k) * is + 1];
-            T er = ar + br, ei = ai + bi, dr = ar - br, di = ai - bi;
-            T wr = w[2 * k], wi = -w[2 * k + 1];
-            T or_ = dr * wr - di * wi, oi = dr * wi + di * wr;
-            z[2 * k] = er - oi;
-            z[2 * k + 1] = ei + or_;
-        }
+        p->kt->KC2R(h, x, is, w, z);
         if (os == 1) {
             F(core_run)(p->c, p->kt, z, y, cw);
             if (sc != 1)

@@ -64,6 +64,19 @@ typedef struct nla_fft_kernels {
     NLA_FFT_PASS_FN(double, dlane);
     NLA_FFT_PASS_FN(float, sbc);
     NLA_FFT_PASS_FN(float, slane);
+    /* The real transforms' step between the half-length complex transform
+       Z and the spectrum X, for n = 2h, 0 < k < h (complex values, w[k] =
+       W_n^k forward): r2c_post X[k] = (E + w[k] O) sc at y[k*os], with
+       E = (Z[k] + conj Z[h-k])/2 and O = -i (Z[k] - conj Z[h-k])/2;
+       c2r_pre Z[k] = E' + i O' from x[k*is], with E' = X[k] + conj X[h-k]
+       and O' = (X[k] - conj X[h-k]) conj(w[k]).  Vectors of k for unit
+       strides, one k at a time otherwise. */
+    void (*dr2c_post)(int64_t h, const double *z, const double *w, double sc, double *y,
+                      int64_t os);
+    void (*sr2c_post)(int64_t h, const float *z, const float *w, float sc, float *y,
+                      int64_t os);
+    void (*dc2r_pre)(int64_t h, const double *x, int64_t is, const double *w, double *z);
+    void (*sc2r_pre)(int64_t h, const float *x, int64_t is, const float *w, float *z);
     /* y[i] = conj(a[i] * b[i]), i < n (complex) */
     void (*dmulconj)(int64_t n, const double *a, const double *b, double *y);
     void (*smulconj)(int64_t n, const float *a, const float *b, float *y);

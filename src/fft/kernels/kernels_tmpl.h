@@ -83,6 +83,10 @@ const nla_fft_kernels NLA_FKTAB = {
     .dlane = FK_PASSES(dv, lane),
     .sbc = FK_PASSES(sv, bc),
     .slane = FK_PASSES(sv, lane),
+    .dr2c_post = dv_r2c_post,
+    .sr2c_post = sv_r2c_post,
+    .dc2r_pre = dv_c2r_pre,
+    .sc2r_pre = sv_c2r_pre,
     .dmulconj = dv_mulconj,
     .smulconj = sv_mulconj,
 };
@@ -104,19 +108,25 @@ typedef FK_T V __attribute__((vector_size(FK_NL * sizeof(FK_T))));
 typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
                                aligned(sizeof(FK_T)), may_alias));
 
+/* FK_REV: the complex values of a vector in reverse order */
 #if FK_NL == 2
+#define FK_REV(a) (a)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0)
 #define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1)
 #elif FK_NL == 4
+#define FK_REV(a) __builtin_shufflevector(a, a, 2, 3, 0, 1)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2)
 #define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3)
 #elif FK_NL == 8
+#define FK_REV(a) __builtin_shufflevector(a, a, 6, 7, 4, 5, 2, 3, 0, 1)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2, 4, 4, 6, 6)
 #define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3, 5, 5, 7, 7)
 #elif FK_NL == 16
+#define FK_REV(a) __builtin_shufflevector(a, a, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, \
+                                          4, 5, 2, 3, 0, 1)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, \
                                            11, 10, 13, 12, 15, 14)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2, 4, 4, 6, 6, 8, 8,  \
@@ -462,6 +472,51 @@ FK_DEF_R(13)
 #undef FK_DEF_R
 #undef FK_DEF
 
+static void FK(r2c_post)(int64_t h, const FK_T *z, const FK_T *w, FK_T sc, FK_T *y,
+                         int64_t os)
+{
+    int64_t k = 1;
+    if (os == 1) {
+        const V cj = -FK(sgn)(), half = FK(splat)((FK_T)0.5), scv = FK(splat)(sc);
+        for (; k + W <= h; k += W) {
+            V a = FK(ld)(z + 2 * k), b = FK_REV(FK(ld)(z + 2 * (h - k - W + 1))) * cj;
+            V e = (a + b) * half, o = FK(rot)((a - b) * half, 1), wv = FK(ld)(w + 2 * k);
+            FK(st)(y + 2 * k, (e + FK(cmul)(o, FK_DRE(wv), FK_DIM(wv))) * scv);
+        }
+    }
+    for (; k < h; k++) {
+        FK_T ar = z[2 * k], ai = z[2 * k + 1];
+        FK_T br = z[2 * (h - k)], bi = -z[2 * (h - k) + 1];
+        FK_T er = (ar + br) / 2, ei = (ai + bi) / 2;
+        FK_T or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
+        FK_T wr = w[2 * k], wi = w[2 * k + 1];
+        y[2 * k * os] = (er + (or_ * wr - oi * wi)) * sc;
+        y[2 * k * os + 1] = (ei + (or_ * wi + oi * wr)) * sc;
+    }
+}
+
+static void FK(c2r_pre)(int64_t h, const FK_T *x, int64_t is, const FK_T *w, FK_T *z)
+{
+    int64_t k = 1;
+    if (is == 1) {
+        const V cj = -FK(sgn)();
+        for (; k + W <= h; k += W) {
+            V a = FK(ld)(x + 2 * k), b = FK_REV(FK(ld)(x + 2 * (h - k - W + 1))) * cj;
+            V wv = FK(ld)(w + 2 * k), o = FK(cmul)(a - b, FK_DRE(wv), -FK_DIM(wv));
+            FK(st)(z + 2 * k, a + b + FK(rot)(o, 0));
+        }
+    }
+    for (; k < h; k++) {
+        FK_T ar = x[2 * k * is], ai = x[2 * k * is + 1];
+        FK_T br = x[2 * (h - k) * is], bi = -x[2 * (h - k) * is + 1];
+        FK_T er = ar + br, ei = ai + bi, dr = ar - br, di = ai - bi;
+        FK_T wr = w[2 * k], wi = -w[2 * k + 1];
+        FK_T or_ = dr * wr - di * wi, oi = dr * wi + di * wr;
+        z[2 * k] = er - oi;
+        z[2 * k + 1] = ei + or_;
+    }
+}
+
 static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
                                                 const FK_T *b, FK_T *y)
 {
@@ -491,6 +546,7 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
 #undef FK_FMADDSUB256
 #undef FK_FMADDSUB128
 #undef FK_SWAP
+#undef FK_REV
 #undef FK_DRE
 #undef FK_DIM
 #undef FK_SQRT1_2

@@ -82,8 +82,9 @@ static int F(ilog2)(int64_t n)
 
 /* The passes' radices for n, or 0 when n has a prime factor over
    NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
-   2), then the odd primes from the largest, so that s reaches a whole
-   vector after the first pass when n is even. */
+   2; 16 = 8*2), then the odd primes from the largest.  The first pass then
+   takes s past a whole vector (8 complex floats) whenever 8 divides n, and
+   every later pass runs the broadcast kernels. */
 static int F(radices)(int64_t n, int *r)
 {
     static const int odd[] = { 13, 11, 7, 5, 3 };
@@ -95,11 +96,15 @@ static int F(radices)(int64_t n, int *r)
     }
     k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
     k8 = (k - 2 * k4) / 3;
+    if (k == 4) {
+        r[ns++] = 8;
+        r[ns++] = 2;
+    }
     if (k == 1)
         r[ns++] = 2;
-    for (int i = 0; k > 1 && i < k8; i++)
+    for (int i = 0; k > 1 && k != 4 && i < k8; i++)
         r[ns++] = 8;
-    for (int i = 0; k > 1 && i < k4; i++)
+    for (int i = 0; k > 1 && k != 4 && i < k4; i++)
         r[ns++] = 4;
     for (int i = 0; i < 5; i++)
         while (n % odd[i] == 0) {

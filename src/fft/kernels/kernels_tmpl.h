@@ -49,23 +49,44 @@ static const double fk_sin[14][6] = {
              0.663122658240795202376785492667, 0.23931566428755776714875372626 },
 };
 
+/* Each precision twice: one complex value a vector (d1, s1: the values
+   that do not fill a vector, FK_ONE), then full vectors (dv, sv), whose
+   kernels hand those values to the first (FK_TAIL). */
 #define FK_T double
 #define FK_TSIZE 8
+#define FK_ONE 1
+#define FK_PFX d1
+#define FK_NL 2
+#include "kernels_tmpl.h"
+#undef FK_PFX
+#undef FK_NL
+#undef FK_ONE
+#define FK_TAIL d1
 #define FK_PFX dv
 #define FK_NL (NLA_FVBYTES / 8)
 #include "kernels_tmpl.h"
 #undef FK_T
 #undef FK_TSIZE
+#undef FK_TAIL
 #undef FK_PFX
 #undef FK_NL
 
 #define FK_T float
 #define FK_TSIZE 4
+#define FK_ONE 1
+#define FK_PFX s1
+#define FK_NL 2
+#include "kernels_tmpl.h"
+#undef FK_PFX
+#undef FK_NL
+#undef FK_ONE
+#define FK_TAIL s1
 #define FK_PFX sv
 #define FK_NL (NLA_FVBYTES / 4)
 #include "kernels_tmpl.h"
 #undef FK_T
 #undef FK_TSIZE
+#undef FK_TAIL
 #undef FK_PFX
 #undef FK_NL
 
@@ -258,50 +279,13 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
 /* The most legs a pass has */
 #define FK_RMAX 13
 
-/* W complex values at p, or (one) a single one in the lowest lanes, the
-   others zero; and the matching stores */
-FK_INLINE V FK(ldw)(const FK_T *p, int one)
-{
-    V v = FK(splat)(0);
-    if (!one)
-        return FK(ld)(p);
-    v[0] = p[0];
-    v[1] = p[1];
-    return v;
-}
-FK_INLINE void FK(stw)(FK_T *p, V v, int one)
-{
-    if (!one) {
-        FK(st)(p, v);
-        return;
-    }
-    p[0] = v[0];
-    p[1] = v[1];
-}
-
-/* The butterfly at q of one p of a broadcast pass, on W values of q or
-   (one) a single one; notw: p == 0, all twiddles are 1. */
-FK_INLINE void FK(bc_q)(int r, int fwd, int notw, int one, int64_t s, int64_t sm,
-                        const V *wr, const V *wi, const FK_T *xq, FK_T *yq)
-{
-    V a[FK_RMAX];
-    FK_UNROLL
-    for (int k = 0; k < r; k++)
-        a[k] = FK(ldw)(xq + 2 * k * sm, one);
-    FK(dft)(a, r, fwd);
-    FK(stw)(yq, a[0], one);
-    FK_UNROLL
-    for (int k = 1; k < r; k++)
-        FK(stw)(yq + 2 * k * s, notw ? a[k] : FK(cmul)(a[k], wr[k - 1], wi[k - 1]), one);
-}
-
-/* One p of a broadcast pass: vectors of W consecutive q, the last s % W
-   one at a time. */
-FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t s, int64_t sm,
-                        const FK_T *tw, const FK_T *xp, FK_T *yp)
+/* q in [q0, q1) of one p of a broadcast pass (notw: p == 0, all twiddles
+   1): vectors of W values of q, the rest by the one-value kernels. */
+FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t q0, int64_t q1, int64_t s,
+                        int64_t sm, const FK_T *tw, const FK_T *xp, FK_T *yp)
 {
     V wr[FK_RMAX - 1], wi[FK_RMAX - 1];
-    int64_t q = 0;
+    int64_t q = q0;
     if (!notw) {
         FK_UNROLL
         for (int k = 1; k < r; k++) {
@@ -309,10 +293,21 @@ FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t s, int64_t sm,
             wi[k - 1] = FK(splat)(tw[2 * (k - 1) + 1]);
         }
     }
-    for (; q + W <= s; q += W)
-        FK(bc_q)(r, fwd, notw, 0, s, sm, wr, wi, xp + 2 * q, yp + 2 * q);
-    for (; q < s; q++)
-        FK(bc_q)(r, fwd, notw, 1, s, sm, wr, wi, xp + 2 * q, yp + 2 * q);
+    for (; q + W <= q1; q += W) {
+        V a[FK_RMAX];
+        FK_UNROLL
+        for (int k = 0; k < r; k++)
+            a[k] = FK(ld)(xp + 2 * (q + k * sm));
+        FK(dft)(a, r, fwd);
+        FK(st)(yp + 2 * q, a[0]);
+        FK_UNROLL
+        for (int k = 1; k < r; k++)
+            FK(st)(yp + 2 * (q + k * s), notw ? a[k] : FK(cmul)(a[k], wr[k - 1], wi[k - 1]));
+    }
+#ifdef FK_TAIL
+    if (q < q1)
+        FK_N(FK_TAIL, bc_p)(r, fwd, notw, q, q1, s, sm, tw, xp, yp);
+#endif
 }
 
 /* Broadcast twiddles, any s (full vectors when s % W == 0). */
@@ -320,9 +315,9 @@ FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, const FK_T *tw,
                            const FK_T *x, FK_T *y)
 {
     const int64_t sm = s * m;
-    FK(bc_p)(r, fwd, 1, s, sm, tw, x, y);
+    FK(bc_p)(r, fwd, 1, 0, s, s, sm, tw, x, y);
     for (int64_t p = 1; p < m; p++)
-        FK(bc_p)(r, fwd, 0, s, sm, tw + 2 * p * (r - 1), x + 2 * s * p,
+        FK(bc_p)(r, fwd, 0, 0, s, s, sm, tw + 2 * p * (r - 1), x + 2 * s * p,
                  y + 2 * s * r * p);
 }
 
@@ -365,33 +360,65 @@ FK_INLINE void FK(shuffle_rounds)(V *v, int g)
     }
 }
 
-/* One radix-r butterfly on the W lanes starting at i (or, one, the single
-   lane i): a[k] = x[i + k*stride], the DFT, then a[k] *= twl[(k-1)*stride + i]
-   (per-lane twiddles). */
-FK_INLINE void FK(butterfly_lane)(int r, int fwd, int one, int64_t stride, int64_t i,
+/* One radix-r butterfly on the W lanes starting at i: a[k] = x[i + k*stride],
+   the DFT, then a[k] *= twl[(k-1)*stride + i] (per-lane twiddles). */
+FK_INLINE void FK(butterfly_lane)(int r, int fwd, int64_t stride, int64_t i,
                                   const FK_T *twl, const FK_T *x, V *a)
 {
     FK_UNROLL
     for (int k = 0; k < r; k++)
-        a[k] = FK(ldw)(x + 2 * (i + k * stride), one);
+        a[k] = FK(ld)(x + 2 * (i + k * stride));
     FK(dft)(a, r, fwd);
     FK_UNROLL
     for (int k = 1; k < r; k++) {
-        V w = FK(ldw)(twl + 2 * ((k - 1) * stride + i), one);
+        V w = FK(ld)(twl + 2 * ((k - 1) * stride + i));
         a[k] = FK(cmul)(a[k], FK_DRE(w), FK_DIM(w));
     }
 }
 
+/* i = q + s*p in [i0, i1) of a pass with per-lane twiddles: vectors of W
+   consecutive i, each lane stored on its own; the rest by the one-value
+   kernels. */
+FK_INLINE void FK(lane_range)(int r, int fwd, int64_t m, int64_t s, const FK_T *twl,
+                              const FK_T *x, FK_T *y, int64_t i0, int64_t i1)
+{
+    const int64_t sm = s * m;
+    int64_t i = i0;
+    for (; i + W <= i1; i += W) {
+        V a[FK_RMAX];
+        FK_T t[FK_RMAX][FK_NL];
+        FK(butterfly_lane)(r, fwd, sm, i, twl, x, a);
+        FK_UNROLL
+        for (int k = 0; k < r; k++)
+            FK(st)(t[k], a[k]);
+        FK_UNROLL
+        for (int l = 0; l < W; l++) {
+            int64_t p = (i + l) / s, q = (i + l) % s;
+            FK_UNROLL
+            for (int k = 0; k < r; k++) {
+                FK_T *d = y + 2 * (q + s * (r * p + k));
+                d[0] = t[k][2 * l];
+                d[1] = t[k][2 * l + 1];
+            }
+        }
+    }
+#ifdef FK_TAIL
+    if (i < i1)
+        FK_N(FK_TAIL, lane_range)(r, fwd, m, s, twl, x, y, i, i1);
+#endif
+}
+
+#ifndef FK_ONE
 /* The s == 1 pass of a power-of-two radix with per-lane twiddles
-   twl[(k-1)*m + p]: vectors of W consecutive p, outputs y[r*p + k] put
-   together in registers, so every store is a full vector. */
+   twl[(k-1)*m + p]: vectors of W consecutive p < m - m % W, outputs
+   y[r*p + k] put together in registers, so every store is a full vector. */
 FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
                               const FK_T *x, FK_T *y)
 {
     const int g = r < W ? r : W;
     for (int64_t i = 0; i + W <= m; i += W) {
         V a[FK_RMAX];
-        FK(butterfly_lane)(r, fwd, 0, m, i, twl, x, a);
+        FK(butterfly_lane)(r, fwd, m, i, twl, x, a);
         FK_UNROLL
         for (int b = 0; b < r; b += g)
             FK(shuffle_rounds)(a + b, g);
@@ -409,44 +436,17 @@ FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
     }
 }
 
-/* Per-lane twiddles, any s and m: vectors of W consecutive i = q + s*p,
-   each lane stored on its own (s == 1, r a power of two: FK(pass_lane1));
-   the last (s*m) % W values of i one at a time. */
+/* Per-lane twiddles, any s and m (s == 1 and r a power of two:
+   FK(pass_lane1) first). */
 FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *twl,
                              const FK_T *x, FK_T *y)
 {
-    const int64_t sm = s * m;
     int64_t i = 0;
     if (s == 1 && (r & (r - 1)) == 0) {
         FK(pass_lane1)(r, fwd, m, twl, x, y);
         i = m - m % W;
     }
-    for (; i + W <= sm; i += W) {
-        V a[FK_RMAX];
-        FK_T t[FK_RMAX][FK_NL];
-        FK(butterfly_lane)(r, fwd, 0, sm, i, twl, x, a);
-        FK_UNROLL
-        for (int k = 0; k < r; k++)
-            FK(st)(t[k], a[k]);
-        FK_UNROLL
-        for (int l = 0; l < W; l++) {
-            int64_t p = (i + l) / s, q = (i + l) % s;
-            FK_UNROLL
-            for (int k = 0; k < r; k++) {
-                FK_T *d = y + 2 * (q + s * (r * p + k));
-                d[0] = t[k][2 * l];
-                d[1] = t[k][2 * l + 1];
-            }
-        }
-    }
-    for (; i < sm; i++) {
-        V a[FK_RMAX];
-        int64_t p = i / s, q = i % s;
-        FK(butterfly_lane)(r, fwd, 1, sm, i, twl, x, a);
-        FK_UNROLL
-        for (int k = 0; k < r; k++)
-            FK(stw)(y + 2 * (q + s * (r * p + k)), a[k], 1);
-    }
+    FK(lane_range)(r, fwd, m, s, twl, x, y, i, s * m);
 }
 
 #define FK_DEF(kind, r, dir, fwd)                                              \
@@ -533,6 +533,8 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
         y[2 * i + 1] = -(ar * bi + ai * br);
     }
 }
+
+#endif /* !FK_ONE */
 
 #undef FK_N_
 #undef FK_N

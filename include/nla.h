@@ -301,6 +301,30 @@ NLA_API nla_status nla_fft_execute_r2c_d(const nla_fft_plan *plan, const double 
 NLA_API nla_status nla_fft_execute_r2c_s(const nla_fft_plan *plan, const float *in, float *out);
 NLA_API nla_status nla_fft_execute_c2r_d(const nla_fft_plan *plan, const double *in, double *out);
 NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *in, float *out);
+/* Multi-dimensional transforms, rank 1 to 3, in FFTW's layout: row-major
+   n[0] x ... x n[rank-1], the last dimension contiguous.  Real transforms
+   keep n[rank-1] reals a row on the real side and n[rank-1]/2+1 complex
+   values on the complex side; in place (in == out) the real rows are
+   padded to 2*(n[rank-1]/2+1) reals, as in FFTW.  howmany arrays (0 means
+   1) lie idist and odist elements of each side's type apart (0: packed,
+   one array's extent).  A C2R transform of rank > 1 overwrites its input
+   (FFTW's default for C2R).  Each dimension runs as batched 1-D
+   transforms on the plan's backend, on the context's threads.  Executed
+   and destroyed like any plan. */
+typedef struct nla_fft_desc_nd {
+    nla_fft_kind kind; nla_precision precision; nla_fft_direction direction;
+    int rank;                        /* 1, 2 or 3 */
+    int64_t n[3];                    /* n[0..rank-1] >= 1 */
+    int64_t howmany, idist, odist;   /* 0 means 1, packed, packed */
+    double  scale;                   /* multiply the output by this (0 means 1) */
+} nla_fft_desc_nd;
+NLA_API nla_status nla_fft_plan_create_nd(nla_context *ctx, const nla_fft_desc_nd *desc,
+                                          nla_fft_plan **plan);
+NLA_API nla_status nla_fft_plan_2d(nla_context *ctx, int64_t n0, int64_t n1, nla_fft_direction dir,
+                                   nla_precision prec, nla_fft_plan **plan);   /* C2C */
+NLA_API nla_status nla_fft_plan_3d(nla_context *ctx, int64_t n0, int64_t n1, int64_t n2,
+                                   nla_fft_direction dir, nla_precision prec,
+                                   nla_fft_plan **plan);                       /* C2C */
 
 /* ----------------------------------------------------------- Frank-Wolfe */
 

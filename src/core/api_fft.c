@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
+#include "fft_nd.h"
 
 #define PLAN_MAGIC 0x4e4c4146u   /* "NLAF" */
 
@@ -22,6 +23,7 @@ struct nla_fft_plan {
     void *cpu_impl;
     const struct nla_backend_ops *probe;
     void *probe_state;
+    struct nla_fft_nd *nd;               /* rank > 1: api_fft_nd.c's plans instead */
 };
 
 static const char *kind_name(nla_fft_kind k)
@@ -223,6 +225,26 @@ NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *des
     return plan_create(ctx, "nla_fft_plan_create", desc, plan);
 }
 
+nla_status nla_fft_plan_create_as(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
+                                  nla_fft_plan **plan)
+{
+    return plan_create(ctx, fn, desc, plan);
+}
+
+nla_status nla_fft_plan_wrap_nd(nla_context *ctx, const char *fn, const nla_fft_desc *sum,
+                                struct nla_fft_nd *nd, nla_fft_plan **plan)
+{
+    nla_fft_plan *p = calloc(1, sizeof *p);
+    if (!p)
+        return nla_fail(ctx, NLA_ENOMEM, fn, "cannot allocate the plan");
+    p->desc = *sum;
+    p->nd = nd;
+    p->magic = PLAN_MAGIC;
+    *plan = p;
+    nla_ok(ctx);
+    return NLA_OK;
+}
+
 NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_direction dir,
                                    nla_precision prec, nla_fft_plan **plan)
 {
@@ -296,6 +318,15 @@ static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *
         return nla_fail(NULL, NLA_EINVAL, fn, "in is NULL");
     if (!out)
         return nla_fail(NULL, NLA_EINVAL, fn, "out is NULL");
+    if (plan->nd) {
+        if (in == out && !nla_fft_nd_inplace_ok(plan->nd))
+            return nla_fail(NULL, NLA_EINVAL, fn,
+                            "in == out, but this %s plan's idist and odist do not give "
+                            "FFTW's in-place layout (see nla.h)", kind_name(plan->desc.kind));
+        s = nla_fft_nd_execute(plan->nd, in, out);
+        /* a failed step has said why (nla_last_error) */
+        return s;
+    }
     if (in == out && !inplace_ok(&plan->desc))
         return nla_fail(NULL, NLA_EINVAL, fn,
                         "in == out, but this %s plan's layout cannot run in place "
@@ -343,5 +374,6 @@ NLA_API void nla_fft_plan_destroy(nla_fft_plan *plan)
         plan->ops->fft_destroy(plan->impl);
     if (plan->cpu_ops)
         plan->cpu_ops->fft_destroy(plan->cpu_impl);
+    nla_fft_nd_free(plan->nd);
     free(plan);
 }

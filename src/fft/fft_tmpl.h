@@ -24,6 +24,10 @@
  * transforms.  All arithmetic on complex values is written out by hand.
  */
 
+/* Columns in blocks: a block gathers this many transforms (128 bytes of
+   each row), as the four-step method's column passes do. */
+#define COL_BLOCK (64 / (int64_t)sizeof(T))
+
 typedef struct F(stage) {
     int r, slot;         /* radix and its slot in the kernel table */
     int64_t m;           /* length / r: the distance of the legs, in units of s */
@@ -56,6 +60,7 @@ typedef struct F(plan) {
     F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
     T *rtw;              /* real transforms, even n: W_n^k, k <= n/2 */
     int64_t work;        /* complex scratch values per transform */
+    int cols;            /* C2C on adjacent columns: F(c2c_cols) */
     int nthreads;
     struct scratch_pool pool;
 } F(plan);
@@ -563,15 +568,45 @@ static nla_status F(plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **
     }
     /* a gather/staging buffer of len values, then the core's scratch */
     p->work = len + p->c->work;
+    p->cols = d->kind == NLA_FFT_C2C && p->c->type == CORE_STOCK && d->howmany > 1 &&
+              d->istride > 1 && d->ostride == d->istride && d->idist == 1 && d->odist == 1;
+    if (p->cols && p->work < 2 * COL_BLOCK * n)
+        p->work = 2 * COL_BLOCK * n;
     atomic_init(&p->pool.busy, 0);
     p->pool.bytes = (size_t)p->work * 2 * sizeof(T);
     *out = p;
     return NLA_OK;
 }
 
+/* Transforms [b0, b1) of a C2C batch of adjacent columns (istride ==
+   ostride, idist == odist == 1, a Stockham core): blocks of up to
+   COL_BLOCK columns gathered with their rows side by side, the passes run
+   across the block in vectors, the block scattered back. */
+static void F(c2c_cols)(const F(plan) *p, const T *in, T *out, int64_t b0, int64_t b1,
+                        T *work)
+{
+    const int64_t n = p->d.n, st = p->d.istride;
+    T *buf = work, *scr = work + 2 * COL_BLOCK * n;
+
+    for (int64_t c0 = b0; c0 < b1; c0 += COL_BLOCK) {
+        const int64_t bw = b1 - c0 < COL_BLOCK ? b1 - c0 : COL_BLOCK;
+        for (int64_t j = 0; j < n; j++)
+            memcpy(buf + 2 * j * bw, in + 2 * (j * st + c0), (size_t)bw * 2 * sizeof(T));
+        F(stock_run)(p->c, p->kt, bw, buf, buf, scr);
+        if (p->d.scale != 1.0)
+            F(scale)(buf, n * bw, 1, 1, (T)p->d.scale);
+        for (int64_t k = 0; k < n; k++)
+            memcpy(out + 2 * (k * st + c0), buf + 2 * k * bw, (size_t)bw * 2 * sizeof(T));
+    }
+}
+
 static void F(run_range)(const F(plan) *p, const T *in, T *out, int64_t b0,
                          int64_t b1, T *work)
 {
+    if (p->cols) {
+        F(c2c_cols)(p, in, out, b0, b1, work);
+        return;
+    }
     const nla_fft_desc *d = &p->d;
     /* dists count elements of each side's own type */
     const int64_t ie = d->kind == NLA_FFT_R2C ? 1 : 2, oe = d->kind == NLA_FFT_C2R ? 1 : 2;
@@ -632,3 +667,5 @@ static nla_status F(plan_execute)(const F(plan) *pc, const void *in, void *out)
 #endif
     return st;
 }
+
+#undef COL_BLOCK

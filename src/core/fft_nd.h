@@ -1,0 +1,25 @@
+/*
+ * fft_nd.h - between the FFT front end (api_fft.c, the plan handle) and
+ * the multi-dimensional plans (api_fft_nd.c).
+ */
+#ifndef NLA_CORE_FFT_ND_H
+#define NLA_CORE_FFT_ND_H
+
+#include "internal.h"
+
+struct nla_fft_nd;
+
+/* api_fft.c: a 1-D plan, as nla_fft_plan_create, its errors named fn */
+nla_status nla_fft_plan_create_as(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
+                                  nla_fft_plan **plan);
+/* api_fft.c: a handle for nd (which it then owns); sum gives the kind and
+   precision that typed execution checks */
+nla_status nla_fft_plan_wrap_nd(nla_context *ctx, const char *fn, const nla_fft_desc *sum,
+                                struct nla_fft_nd *nd, nla_fft_plan **plan);
+
+/* api_fft_nd.c */
+int nla_fft_nd_inplace_ok(const struct nla_fft_nd *nd);
+nla_status nla_fft_nd_execute(const struct nla_fft_nd *nd, const void *in, void *out);
+void nla_fft_nd_free(struct nla_fft_nd *nd);
+
+#endif

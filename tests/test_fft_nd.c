@@ -1,0 +1,318 @@
+/*
+ * test_fft_nd.c - multi-dimensional FFT plans (nla_fft_plan_create_nd,
+ * nla_fft_plan_2d, nla_fft_plan_3d) against FFTW's long-double
+ * multi-dimensional plans (fftw3l), for every kind, both precisions, in
+ * and out of place, batches and scale; and their argument checks.
+ *
+ * Input: uniform in [-0.5, 0.5); C2R input is the spectrum of such real
+ * data (Hermitian, as FFTW's C2R assumes).  Error: relative L2 against the
+ * reference, at most 3*eps*log2(N) for N points a transform.
+ */
+#include <criterion/criterion.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fftw3.h>
+#include "refs.h"
+
+typedef long double ld;
+
+static nla_context *ctx;
+static void setup(void) { ctx = ref_cpu_context(); }
+static void teardown(void) { nla_context_destroy(ctx); }
+TestSuite(fft_nd, .init = setup, .fini = teardown);
+
+/* one problem: kind, precision, dims, batches, in place or not */
+struct nd_case {
+    nla_fft_kind kind;
+    nla_precision prec;
+    int dir, rank;
+    int64_t n[3], howmany;
+    int inplace;
+    double scale;
+};
+
+static size_t rsz(nla_precision p) { return p == NLA_DOUBLE ? sizeof(double) : sizeof(float); }
+
+static ld get(const void *x, nla_precision p, size_t i)
+{
+    return p == NLA_DOUBLE ? (ld)((const double *)x)[i] : (ld)((const float *)x)[i];
+}
+
+static void put(void *x, nla_precision p, size_t i, ld v)
+{
+    if (p == NLA_DOUBLE)
+        ((double *)x)[i] = (double)v;
+    else
+        ((float *)x)[i] = (float)v;
+}
+
+/* fftw3l on one array: c2c (2*total reals in, out), r2c (rows of nl reals
+   -> rows of h complex), c2r (the reverse; its input is destroyed) */
+static void ref_nd(const struct nd_case *c, ld *in, ld *out)
+{
+    int n[3];
+    fftwl_plan fp;
+    for (int k = 0; k < c->rank; k++)
+        n[k] = (int)c->n[k];
+    if (c->kind == NLA_FFT_C2C)
+        fp = fftwl_plan_dft(c->rank, n, (fftwl_complex *)in, (fftwl_complex *)out, c->dir,
+                            FFTW_ESTIMATE);
+    else if (c->kind == NLA_FFT_R2C)
+        fp = fftwl_plan_dft_r2c(c->rank, n, in, (fftwl_complex *)out, FFTW_ESTIMATE);
+    else
+        fp = fftwl_plan_dft_c2r(c->rank, n, (fftwl_complex *)in, out, FFTW_ESTIMATE);
+    cr_assert(fp);
+    fftwl_execute(fp);
+    fftwl_destroy_plan(fp);
+}
+
+/* Runs one case and returns the largest error over its arrays, in units
+   of eps*log2(N) */
+static double nd_err(const struct nd_case *c)
+{
+    const nla_precision p = c->prec;
+    int64_t rows = 1, nl = c->n[c->rank - 1], h = c->kind == NLA_FFT_C2C ? nl : nl / 2 + 1;
+    for (int k = 0; k + 1 < c->rank; k++)
+        rows *= c->n[k];
+    /* reals per row on each side: complex 2h, real nl (padded 2h in place) */
+    const int64_t real_row = c->inplace ? 2 * h : nl;
+    const int64_t in_row = c->kind == NLA_FFT_R2C ? real_row : 2 * h;
+    const int64_t out_row = c->kind == NLA_FFT_C2R ? real_row : 2 * h;
+    const int64_t in_len = rows * in_row, out_len = rows * out_row;
+    const int64_t ref_in = rows * (c->kind == NLA_FFT_R2C ? nl : 2 * h);
+    const int64_t ref_out = rows * (c->kind == NLA_FFT_C2R ? nl : 2 * h);
+    const int64_t buf = in_len > out_len ? in_len : out_len;
+    void *x = calloc((size_t)(buf * c->howmany), rsz(p));
+    void *y = c->inplace ? x : calloc((size_t)(out_len * c->howmany), rsz(p));
+    ld *li = fftwl_malloc(sizeof(ld) * (size_t)(ref_in + 2));
+    ld *lo = fftwl_malloc(sizeof(ld) * (size_t)(ref_out + 2 * rows * h + 2));
+    ld *refs = malloc(sizeof(ld) * (size_t)(ref_out * c->howmany));
+    double *r = malloc(sizeof(double) * (size_t)(rows * nl * 2 + 1));
+    nla_fft_desc_nd d;
+    nla_fft_plan *pl;
+    double worst = 0, npts = (double)(rows * nl);
+
+    cr_assert(x && y && li && lo && refs && r);
+    for (int64_t b = 0; b < c->howmany; b++) {
+        char *xb = (char *)x + (size_t)(b * (c->inplace ? buf : in_len)) * rsz(p);
+        ref_fill(r, (size_t)(rows * nl * 2), 1000 + (uint64_t)b + 7 * (uint64_t)nl);
+        if (c->kind == NLA_FFT_C2R) {
+            /* the spectrum of real data, rounded to p: the input and the
+               reference's input */
+            ld *re = fftwl_malloc(sizeof(ld) * (size_t)(rows * nl));
+            struct nd_case f = *c;
+            f.kind = NLA_FFT_R2C;
+            for (int64_t i = 0; i < rows * nl; i++)
+                re[i] = 0.5L * r[i];
+            ref_nd(&f, re, lo);
+            fftwl_free(re);
+            for (int64_t i = 0; i < rows; i++)
+                for (int64_t j = 0; j < 2 * h; j++) {
+                    put(xb, p, (size_t)(i * in_row + j), lo[i * 2 * h + j]);
+                    li[i * 2 * h + j] = get(xb, p, (size_t)(i * in_row + j));
+                }
+        } else {
+            int64_t w = c->kind == NLA_FFT_R2C ? nl : 2 * h;
+            for (int64_t i = 0; i < rows; i++)
+                for (int64_t j = 0; j < w; j++) {
+                    put(xb, p, (size_t)(i * in_row + j), 0.5L * r[i * w + j]);
+                    li[i * w + j] = get(xb, p, (size_t)(i * in_row + j));
+                }
+        }
+        ref_nd(c, li, refs + b * ref_out);
+    }
+    memset(&d, 0, sizeof d);
+    d.kind = c->kind;
+    d.precision = p;
+    d.direction = c->dir;
+    d.rank = c->rank;
+    for (int k = 0; k < c->rank; k++)
+        d.n[k] = c->n[k];
+    d.howmany = c->howmany;
+    if (c->inplace && c->howmany > 1) {
+        d.idist = c->kind == NLA_FFT_C2C ? 0 : c->kind == NLA_FFT_R2C ? buf : buf / 2;
+        d.odist = c->kind == NLA_FFT_C2C ? 0 : c->kind == NLA_FFT_R2C ? buf / 2 : buf;
+    }
+    d.scale = c->scale;
+    cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &pl), NLA_OK, "%s", nla_context_error(ctx));
+    cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK, "%s", nla_last_error());
+    nla_fft_plan_destroy(pl);
+    for (int64_t b = 0; b < c->howmany; b++) {
+        const char *yb = (const char *)y + (size_t)(b * (c->inplace ? buf : out_len)) * rsz(p);
+        const ld *rb = refs + b * ref_out;
+        int64_t w = c->kind == NLA_FFT_C2R ? nl : 2 * h;
+        ld num = 0, den = 0, sc = c->scale != 0 ? c->scale : 1;
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < w; j++) {
+                ld e = get(yb, p, (size_t)(i * out_row + j)) - sc * rb[i * w + j];
+                num += e * e;
+                den += sc * sc * rb[i * w + j] * rb[i * w + j];
+            }
+        double err = (double)sqrtl(num / (den > 0 ? den : 1)) /
+                     ((p == NLA_DOUBLE ? DBL_EPSILON : FLT_EPSILON) *
+                      (npts > 1 ? log2(npts) : 1));
+        if (err > worst)
+            worst = err;
+    }
+    if (!c->inplace)
+        free(y);
+    free(x);
+    fftwl_free(li);
+    fftwl_free(lo);
+    free(refs);
+    free(r);
+    return worst;
+}
+
+static void sweep(int rank, const int64_t (*dims)[3], int ndims)
+{
+    static const nla_fft_kind kinds[] = { NLA_FFT_C2C, NLA_FFT_R2C, NLA_FFT_C2R };
+    for (int i = 0; i < ndims; i++)
+        for (int k = 0; k < 3; k++)
+            for (int v = 0; v < 4; v++) {
+                struct nd_case c = { kinds[k], v % 2 ? NLA_FLOAT : NLA_DOUBLE,
+                                     (i + v) % 2 ? NLA_FFT_BACKWARD : NLA_FFT_FORWARD,
+                                     rank, { dims[i][0], dims[i][1], dims[i][2] },
+                                     v / 2 ? 3 : 1, (i + k + v) % 2, v == 3 ? 0.25 : 0 };
+                double e = nd_err(&c);
+                cr_expect(e <= 3.0, "rank %d %lldx%lldx%lld kind %d %s howmany %lld %s: "
+                          "error %.3g eps*log2(N) > 3", rank, (long long)c.n[0],
+                          (long long)c.n[1], (long long)c.n[2], (int)c.kind,
+                          v % 2 ? "float" : "double", (long long)c.howmany,
+                          c.inplace ? "in place" : "out of place", e);
+            }
+}
+
+Test(fft_nd, rank2)
+{
+    static const int64_t dims[][3] = { { 1, 1 }, { 1, 6 }, { 5, 1 }, { 3, 5 }, { 16, 16 },
+                                       { 12, 10 }, { 7, 9 }, { 64, 48 }, { 17, 8 } };
+    sweep(2, dims, (int)(sizeof dims / sizeof *dims));
+}
+
+Test(fft_nd, rank3)
+{
+    static const int64_t dims[][3] = { { 4, 6, 8 }, { 5, 3, 7 }, { 8, 1, 9 },
+                                       { 16, 16, 16 }, { 2, 11, 6 } };
+    sweep(3, dims, (int)(sizeof dims / sizeof *dims));
+}
+
+Test(fft_nd, rank1)
+{
+    static const int64_t dims[][3] = { { 1 }, { 12 }, { 1000 }, { 17 } };
+    sweep(1, dims, (int)(sizeof dims / sizeof *dims));
+}
+
+/* nla_fft_plan_2d and _3d: the same bits as the descriptor's plan */
+Test(fft_nd, wrappers)
+{
+    const int64_t n0 = 6, n1 = 10, n2 = 4, total = n0 * n1 * n2;
+    double *x = malloc(sizeof(double) * 2 * (size_t)total);
+    double *a = malloc(sizeof(double) * 2 * (size_t)total);
+    double *b = malloc(sizeof(double) * 2 * (size_t)total);
+    nla_fft_desc_nd d;
+    nla_fft_plan *p, *q;
+
+    ref_fill(x, 2 * (size_t)total, 5);
+    memset(&d, 0, sizeof d);
+    d.kind = NLA_FFT_C2C;
+    d.precision = NLA_DOUBLE;
+    d.direction = NLA_FFT_BACKWARD;
+    d.rank = 2;
+    d.n[0] = n0;
+    d.n[1] = n1 * n2;
+    cr_assert_eq(nla_fft_plan_2d(ctx, n0, n1 * n2, NLA_FFT_BACKWARD, NLA_DOUBLE, &p), NLA_OK);
+    cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &q), NLA_OK);
+    cr_assert_eq(nla_fft_execute_c2c_d(p, x, a), NLA_OK);
+    cr_assert_eq(nla_fft_execute_c2c_d(q, x, b), NLA_OK);
+    cr_expect(memcmp(a, b, sizeof(double) * 2 * (size_t)total) == 0, "2d wrapper differs");
+    nla_fft_plan_destroy(p);
+    nla_fft_plan_destroy(q);
+    d.rank = 3;
+    d.n[1] = n1;
+    d.n[2] = n2;
+    cr_assert_eq(nla_fft_plan_3d(ctx, n0, n1, n2, NLA_FFT_BACKWARD, NLA_DOUBLE, &p), NLA_OK);
+    cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &q), NLA_OK);
+    cr_assert_eq(nla_fft_execute(p, x, a), NLA_OK);
+    cr_assert_eq(nla_fft_execute(q, x, b), NLA_OK);
+    cr_expect(memcmp(a, b, sizeof(double) * 2 * (size_t)total) == 0, "3d wrapper differs");
+    /* typed execution checks the kind and precision */
+    cr_expect_eq(nla_fft_execute_c2c_s(p, (const float *)x, (float *)a), NLA_EINVAL);
+    cr_expect_eq(nla_fft_execute_r2c_d(p, x, a), NLA_EINVAL);
+    nla_fft_plan_destroy(p);
+    nla_fft_plan_destroy(q);
+    free(x);
+    free(a);
+    free(b);
+}
+
+/* Bad descriptors: NLA_EINVAL, the message names the field, plan NULL */
+Test(fft_nd, bad_arguments)
+{
+    struct { const char *field; int rank; int64_t n0, n1, howmany, idist, odist; int kind;
+             double scale; } bad[] = {
+        { "desc->rank", 0, 4, 4, 0, 0, 0, NLA_FFT_C2C, 0 },
+        { "desc->rank", 4, 4, 4, 0, 0, 0, NLA_FFT_C2C, 0 },
+        { "desc->n[0]", 2, 0, 4, 0, 0, 0, NLA_FFT_C2C, 0 },
+        { "desc->n[1]", 2, 4, -3, 0, 0, 0, NLA_FFT_C2C, 0 },
+        { "desc->howmany", 2, 4, 4, -1, 0, 0, NLA_FFT_C2C, 0 },
+        { "desc->idist", 2, 4, 4, 2, 15, 0, NLA_FFT_C2C, 0 },
+        { "desc->odist", 2, 4, 4, 2, 0, 11, NLA_FFT_R2C, 0 },
+        { "desc->idist", 2, 4, 4, 2, 15, 0, NLA_FFT_R2C, 0 },
+        { "desc->kind", 2, 4, 4, 0, 0, 0, 7, 0 },
+        { "desc->scale", 2, 4, 4, 0, 0, 0, NLA_FFT_C2C, INFINITY },
+        { "desc->n", 2, (int64_t)1 << 40, (int64_t)1 << 40, 0, 0, 0, NLA_FFT_C2C, 0 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        nla_fft_desc_nd d;
+        nla_fft_plan *p = (nla_fft_plan *)&d;
+        memset(&d, 0, sizeof d);
+        d.kind = (nla_fft_kind)bad[i].kind;
+        d.precision = NLA_DOUBLE;
+        d.direction = NLA_FFT_FORWARD;
+        d.rank = bad[i].rank;
+        d.n[0] = bad[i].n0;
+        d.n[1] = bad[i].n1;
+        d.n[2] = 3;
+        d.howmany = bad[i].howmany;
+        d.idist = bad[i].idist;
+        d.odist = bad[i].odist;
+        d.scale = bad[i].scale;
+        cr_expect_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_EINVAL, "case %zu", i);
+        cr_expect_null(p, "case %zu: plan not NULL", i);
+        cr_expect(strstr(nla_context_error(ctx), bad[i].field) != NULL,
+                  "case %zu: \"%s\" does not name %s", i, nla_context_error(ctx),
+                  bad[i].field);
+    }
+    {
+        nla_fft_plan *p = NULL;
+        cr_expect_eq(nla_fft_plan_2d(ctx, 4, 0, NLA_FFT_FORWARD, NLA_DOUBLE, &p), NLA_EINVAL);
+        cr_expect(strstr(nla_context_error(ctx), "n1") != NULL, "%s", nla_context_error(ctx));
+        cr_expect_eq(nla_fft_plan_3d(ctx, 4, 4, 4, (nla_fft_direction)3, NLA_DOUBLE, &p),
+                     NLA_EINVAL);
+        cr_expect(strstr(nla_context_error(ctx), "dir") != NULL, "%s", nla_context_error(ctx));
+        cr_expect_eq(nla_fft_plan_create_nd(ctx, NULL, &p), NLA_EINVAL);
+        cr_expect_eq(nla_fft_plan_create_nd(NULL, NULL, &p), NLA_EINVAL);
+    }
+    /* in place with dists that do not give FFTW's padded layout */
+    {
+        nla_fft_desc_nd d;
+        nla_fft_plan *p;
+        float buf[4 * 2 * 5 * 2] = { 0 };
+        memset(&d, 0, sizeof d);
+        d.kind = NLA_FFT_R2C;
+        d.precision = NLA_FLOAT;
+        d.direction = NLA_FFT_FORWARD;
+        d.rank = 2;
+        d.n[0] = 4;
+        d.n[1] = 8;
+        d.howmany = 2;
+        d.idist = 32;   /* packed: not the padded 2*odist */
+        cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_OK);
+        cr_expect_eq(nla_fft_execute(p, buf, buf), NLA_EINVAL);
+        cr_expect(strstr(nla_last_error(), "in == out") != NULL, "%s", nla_last_error());
+        nla_fft_plan_destroy(p);
+    }
+}

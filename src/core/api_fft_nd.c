@@ -6,7 +6,8 @@
  * dimension, whose transforms are the columns of stride s = the product of
  * the dimensions after it (howmany = s transforms, idist = 1), run in place
  * on the complex array.  R2C does the rows first (real -> complex), C2R
- * last (complex -> real), after the other dimensions on its input.
+ * last (complex -> real), after the other dimensions on its input.  Rank
+ * 3 runs plane by plane (one()).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +21,7 @@ struct nla_fft_nd {
     int64_t ccount;               /* complex values of one array's complex side */
     int64_t rdist, cdist;         /* the real (or input) and complex side's dist as given */
     size_t real;                  /* bytes of a real */
-    nla_fft_plan *row[2];         /* the rows: [0] packed, [1] padded (real, in place) */
+    nla_fft_plan *row[2];         /* a plane's rows: [0] packed, [1] padded (real, in place) */
     nla_fft_plan *col[2];         /* dimension k < rank-1 */
     int64_t calls[2], step[2];    /* col[k] runs calls[k] times, step[k] complex apart */
 };
@@ -62,18 +63,50 @@ int nla_fft_nd_inplace_ok(const struct nla_fft_nd *nd)
     return dists(nd, 1, &a, &b) == 0;
 }
 
-/* The other dimensions' transforms, in place on the complex array z. */
-static nla_status cols(const struct nla_fft_nd *nd, char *z)
+/* col[k]'s transforms from call o0 to o1, in place on the complex array z */
+static nla_status cols(const struct nla_fft_nd *nd, int k, int64_t o0, int64_t o1, char *z)
 {
-    size_t cbytes = 2 * nd->real;
-    for (int k = nd->d.rank - 2; k >= 0; k--)
-        for (int64_t o = 0; o < nd->calls[k]; o++) {
-            char *p = z + (size_t)(o * nd->step[k]) * cbytes;
-            nla_status s = nla_fft_execute(nd->col[k], p, p);
-            if (s != NLA_OK)
-                return s;
-        }
+    for (int64_t o = o0; o < o1; o++) {
+        char *p = z + (size_t)(o * nd->step[k]) * 2 * nd->real;
+        nla_status s = nla_fft_execute(nd->col[k], p, p);
+        if (s != NLA_OK)
+            return s;
+    }
     return NLA_OK;
+}
+
+/* One array.  Rank 3 goes plane by plane (n[0] planes of n[1] rows): the
+   plane's rows and its columns of dimension 1 while it is in cache, then
+   dimension 0 across the planes; C2R in the reverse order. */
+static nla_status one(const struct nla_fft_nd *nd, int padded, char *x, char *y)
+{
+    const nla_fft_kind kind = nd->d.kind;
+    const int64_t planes = nd->d.rank == 3 ? nd->d.n[0] : 1, prow = nd->rows / planes;
+    /* bytes of a row on each side (a real row in place: padded) */
+    const size_t real_row = (size_t)(padded ? 2 * nd->h : nd->nl) * nd->real;
+    const size_t crow = (size_t)nd->h * 2 * nd->real;
+    const size_t in_row = kind == NLA_FFT_R2C ? real_row : crow;
+    const size_t out_row = kind == NLA_FFT_C2R ? real_row : crow;
+    nla_status s = NLA_OK;
+
+    if (kind == NLA_FFT_C2R && nd->d.rank > 1)
+        s = cols(nd, 0, 0, nd->calls[0], x);   /* C2R overwrites its input (nla.h) */
+    for (int64_t o = 0; o < planes && s == NLA_OK; o++) {
+        char *xo = x + (size_t)(o * prow) * in_row, *yo = y + (size_t)(o * prow) * out_row;
+        if (kind == NLA_FFT_C2R) {
+            if (nd->d.rank == 3)
+                s = cols(nd, 1, o, o + 1, x);
+            if (s == NLA_OK)
+                s = nla_fft_execute(nd->row[padded], xo, yo);
+        } else {
+            s = nla_fft_execute(nd->row[padded], xo, yo);
+            if (s == NLA_OK && nd->d.rank == 3)
+                s = cols(nd, 1, o, o + 1, y);
+        }
+    }
+    if (s == NLA_OK && kind != NLA_FFT_C2R && nd->d.rank > 1)
+        s = cols(nd, 0, 0, nd->calls[0], y);
+    return s;
 }
 
 nla_status nla_fft_nd_execute(const struct nla_fft_nd *nd, const void *in, void *out)
@@ -87,18 +120,9 @@ nla_status nla_fft_nd_execute(const struct nla_fft_nd *nd, const void *in, void 
 
     if (dists(nd, inplace, &di, &dout) != 0)
         return NLA_EINVAL;   /* execute() checked this first */
-    for (int64_t b = 0; b < d->howmany && s == NLA_OK; b++) {
-        char *x = (char *)in + (size_t)(b * di) * ei, *y = (char *)out + (size_t)(b * dout) * eo;
-        if (d->kind == NLA_FFT_C2R) {
-            s = cols(nd, x);   /* C2R overwrites its input (nla.h) */
-            if (s == NLA_OK)
-                s = nla_fft_execute(nd->row[padded], x, y);
-        } else {
-            s = nla_fft_execute(nd->row[padded], x, y);
-            if (s == NLA_OK)
-                s = cols(nd, y);
-        }
-    }
+    for (int64_t b = 0; b < d->howmany && s == NLA_OK; b++)
+        s = one(nd, padded, (char *)in + (size_t)(b * di) * ei,
+                (char *)out + (size_t)(b * dout) * eo);
     return s;
 }
 
@@ -225,8 +249,8 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
         int64_t real_dist = ip ? 2 * nd->h : nd->nl;
         int64_t di = d->kind == NLA_FFT_C2C ? nd->nl : d->kind == NLA_FFT_R2C ? real_dist : nd->h;
         int64_t dout = d->kind == NLA_FFT_C2C ? nd->nl : c2r ? real_dist : nd->h;
-        s = sub_plan(ctx, fn, nd, d->kind, nd->nl, nd->rows, 1, di, dout,
-                     c2r || d->rank == 1, &nd->row[ip]);
+        s = sub_plan(ctx, fn, nd, d->kind, nd->nl, d->rank == 3 ? d->n[1] : nd->rows, 1, di,
+                     dout, c2r || d->rank == 1, &nd->row[ip]);
     }
     /* dimension k's columns: stride = the product of the later dimensions */
     stride = nd->h;

@@ -82,7 +82,9 @@ void nla_bench_usage(FILE *f)
           "            each call moves: the matrix, x, and y read and written)\n"
           "            fft   c2c and r2c n=2^6..2^22, c2c n=1000,1009,1200,2187,\n"
           "                  4093,15625,10^5,10^6, r2c n=1000,10^5 vs FFTW\n"
-          "                  MEASURE; c2c 2^6..2^22 vs GSL radix-2\n"
+          "                  MEASURE; 2-D c2c and r2c 256^2, 1024^2, 4096^2 and\n"
+          "                  3-D 64^3, 128^3, 256^3 vs FFTW's multi-dimensional\n"
+          "                  plans; c2c 2^6..2^22 vs GSL radix-2\n"
           "                  (--quick: c2c 2^6,2^10,2^14,2^16, r2c 2^10,2^16,\n"
           "                  1000, 1009; gsl 2^10,2^16)\n"
           "--precision d|s|both   for bare op names (default both)\n"
@@ -387,8 +389,8 @@ static int build_cases(const struct bench_opts *o, struct bench_case *out)
     for (int i = 0; bench_ops[i]; i++)
         for (int p = BENCH_D; p <= BENCH_S; p++) {
             int want = o->sel[i][p] || ((!any || o->any_prec[i]) && (o->precs >> p & 1));
-            /* room for the longest list an op gives (fft: 55) */
-            if (want && n + 64 <= BENCH_MAX_CASES)
+            /* room for the longest list an op gives (fft: 73) */
+            if (want && n + BENCH_OP_MAX_CASES <= BENCH_MAX_CASES)
                 n += bench_ops[i]->cases((bench_prec)p, o->quick, o->n, out + n);
         }
     return n;

@@ -16,8 +16,11 @@
  * relative L2 difference from the reference is at most 10 eps log2(n)
  * (times sqrt(n) against GSL, whose float twiddles come by recurrence).
  *
- * The case's fields are reused: n the length, m the kind (0 c2c, 1 r2c),
- * k the reference (0 FFTW, 1 GSL).
+ *   2-D  c2c and r2c, 256^2, 1024^2, 4096^2, and 3-D 64^3, 128^3, 256^3,
+ *        against FFTW's multi-dimensional plans
+ * The case's fields are reused: n the length (of each dimension), m the
+ * kind (0 c2c, 1 r2c), k the reference (0 FFTW, 1 GSL), kl the rank (0
+ * means 1).
  */
 #include <float.h>
 #include <math.h>
@@ -35,10 +38,12 @@ typedef void *fftw_malloc_fn(size_t);
 typedef void fftw_free_fn(void *);
 typedef fftw_plan plan_c2c_fn(int, void *, void *, int, unsigned);
 typedef fftw_plan plan_r2c_fn(int, void *, void *, unsigned);
+typedef fftw_plan plan_nd_fn(int, const int *, void *, void *, int, unsigned);
+typedef fftw_plan plan_nd_r2c_fn(int, const int *, void *, void *, unsigned);
 typedef void execute_fn(fftw_plan, void *, void *);
 typedef void destroy_fn(fftw_plan);
 enum { FFTW_MALLOC, FFTW_FREE, FFTW_PLAN_C2C, FFTW_PLAN_R2C, FFTW_EXEC_C2C, FFTW_EXEC_R2C,
-       FFTW_DESTROY };
+       FFTW_DESTROY, FFTW_PLAN_ND, FFTW_PLAN_ND_R2C };
 #define FFTW_FN(p, f, type) ((type *)cur.fftw->fftw[p][f])
 enum { FFTW_FORWARD_SIGN = -1 };
 #define FFTW_MEASURE_FLAG 0U
@@ -48,7 +53,7 @@ typedef int gsl_fft_fn(void *, size_t, size_t);
 static struct {
     int valid;
     bench_prec prec;
-    int64_t n, kind, ref;
+    int64_t n, kind, ref, rank;
     nla_context *ctx;
     nla_fft_plan *np;
     const struct bench_lib *fftw;  /* its library, with a plan */
@@ -68,7 +73,21 @@ static void drop_plans(void)
 static int same_row(const struct bench_case *c)
 {
     return cur.valid && cur.prec == c->prec && cur.n == c->n && cur.kind == c->m &&
-           cur.ref == c->k;
+           cur.ref == c->k && cur.rank == c->kl;
+}
+
+static int rank_of(const struct bench_case *c)
+{
+    return c->kl > 1 ? (int)c->kl : 1;
+}
+
+/* points of one transform, and the rows of n before the last dimension */
+static size_t points(const struct bench_case *c)
+{
+    size_t p = 1;
+    for (int k = 0; k < rank_of(c); k++)
+        p *= (size_t)c->n;
+    return p;
 }
 
 /* FFTW_MEASURE overwrites its arrays while planning: plan on scratch ones,
@@ -76,15 +95,21 @@ static int same_row(const struct bench_case *c)
    at least 16-byte aligned). */
 static void make_fftw(const struct bench_case *c)
 {
-    size_t n = (size_t)c->n, el = c->prec == BENCH_D ? sizeof(double) : sizeof(float);
-    int p = c->prec, nn = (int)c->n;
+    size_t n = points(c), el = c->prec == BENCH_D ? sizeof(double) : sizeof(float);
+    int p = c->prec, nn = (int)c->n, dims[3] = { nn, nn, nn }, rank = rank_of(c);
     void *a, *b;
 
     if (bench_libs_of(BENCH_LIB_FFTW, &cur.fftw, 1) == 0)
         return;   /* the harness says so before it calls */
     a = FFTW_FN(p, FFTW_MALLOC, fftw_malloc_fn)(2 * n * el + 64);
-    b = FFTW_FN(p, FFTW_MALLOC, fftw_malloc_fn)(2 * (n + 1) * el + 64);
-    if (a && b)
+    b = FFTW_FN(p, FFTW_MALLOC, fftw_malloc_fn)(2 * (n + n / (size_t)nn) * el + 64);
+    if (a && b && rank > 1)
+        cur.plan = c->m == FFT_C2C
+                   ? FFTW_FN(p, FFTW_PLAN_ND, plan_nd_fn)(rank, dims, a, b, FFTW_FORWARD_SIGN,
+                                                          FFTW_MEASURE_FLAG)
+                   : FFTW_FN(p, FFTW_PLAN_ND_R2C, plan_nd_r2c_fn)(rank, dims, a, b,
+                                                                  FFTW_MEASURE_FLAG);
+    else if (a && b)
         cur.plan = c->m == FFT_C2C
                    ? FFTW_FN(p, FFTW_PLAN_C2C, plan_c2c_fn)(nn, a, b, FFTW_FORWARD_SIGN,
                                                             FFTW_MEASURE_FLAG)
@@ -95,7 +120,7 @@ static void make_fftw(const struct bench_case *c)
 
 static nla_status use_row(nla_context *ctx, const struct bench_case *c)
 {
-    nla_fft_desc d;
+    nla_fft_desc_nd d;
     nla_status s;
     if (same_row(c) && cur.ctx == ctx)
         return NLA_OK;
@@ -104,8 +129,9 @@ static nla_status use_row(nla_context *ctx, const struct bench_case *c)
     d.kind = c->m == FFT_C2C ? NLA_FFT_C2C : NLA_FFT_R2C;
     d.precision = c->prec == BENCH_D ? NLA_DOUBLE : NLA_FLOAT;
     d.direction = NLA_FFT_FORWARD;
-    d.n = c->n;
-    if ((s = nla_fft_plan_create(ctx, &d, &cur.np)) != NLA_OK)
+    d.rank = rank_of(c);
+    d.n[0] = d.n[1] = d.n[2] = c->n;
+    if ((s = nla_fft_plan_create_nd(ctx, &d, &cur.np)) != NLA_OK)
         return s;
     if (c->k == REF_FFTW)
         make_fftw(c);
@@ -114,18 +140,20 @@ static nla_status use_row(nla_context *ctx, const struct bench_case *c)
     cur.n = c->n;
     cur.kind = c->m;
     cur.ref = c->k;
+    cur.rank = c->kl;
     cur.ctx = ctx;
     return NLA_OK;
 }
 
 static size_t out_reals(const struct bench_case *c)
 {
-    return c->m == FFT_C2C ? 2 * (size_t)c->n : 2 * ((size_t)c->n / 2 + 1);
+    size_t rows = points(c) / (size_t)c->n;
+    return c->m == FFT_C2C ? 2 * points(c) : 2 * rows * ((size_t)c->n / 2 + 1);
 }
 
 static void fft_sizes(const struct bench_case *c, struct bench_sizes *s)
 {
-    s->a = c->m == FFT_C2C ? 2 * (size_t)c->n : (size_t)c->n;
+    s->a = c->m == FFT_C2C ? 2 * points(c) : points(c);
     s->b = 0;
     s->y = out_reals(c);
 }
@@ -169,13 +197,13 @@ static enum bench_lib_kind fft_kind(const struct bench_case *c)
    mflops */
 static double fft_work(const struct bench_case *c)
 {
-    double n = (double)c->n;
+    double n = (double)points(c);
     return (c->m == FFT_C2C ? 5.0 : 2.5) * n * log2(n) * 1e3;
 }
 
 static int64_t fft_depth(const struct bench_case *c)
 {
-    return c->n;
+    return (int64_t)points(c);
 }
 
 static void fft_shape(const struct bench_case *c, char *buf, size_t len)
@@ -184,7 +212,10 @@ static void fft_shape(const struct bench_case *c, char *buf, size_t len)
     int k = 0;
     while (((int64_t)1 << k) < n)
         k++;
-    if (((int64_t)1 << k) == n)
+    if (rank_of(c) > 1)
+        snprintf(buf, len, "%s %lld^%d vs fftw", c->m == FFT_C2C ? "c2c" : "r2c",
+                 (long long)n, rank_of(c));
+    else if (((int64_t)1 << k) == n)
         snprintf(buf, len, "%s 2^%d vs %s", c->m == FFT_C2C ? "c2c" : "r2c", k,
                  c->k == REF_GSL ? "gsl" : "fftw");
     else
@@ -206,7 +237,7 @@ int bench_fft_check(const struct bench_case *c, const void *y_nla, const void *y
     r->max_rel_err = den > 0 ? sqrt(num / den) : sqrt(num);
     if (isnan(r->max_rel_err))
         r->max_rel_err = INFINITY;
-    r->tol = 10.0 * eps * (c->n > 1 ? log2((double)c->n) : 1.0);
+    r->tol = 10.0 * eps * (points(c) > 1 ? log2((double)points(c)) : 1.0);
     /* GSL's float radix-2 makes its twiddles by recurrence in float: its
        own error grows like eps*sqrt(n), so allow that on GSL rows */
     if (c->k == REF_GSL)
@@ -232,6 +263,8 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
     static const int quick_lg[] = { 6, 10, 14, 16 };
     static const int64_t other[] = { 1000, 1009, 1200, 2187, 4093, 15625, 100000, 1000000 };
+    static const int64_t nd[][2] = { { 2, 256 }, { 2, 1024 }, { 2, 4096 },
+                                     { 3, 64 },  { 3, 128 },  { 3, 256 } };   /* rank, n */
     int k = 0;
 
     if (n > 0) {
@@ -261,6 +294,11 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_R2C, REF_FFTW);
     out[k++] = fft_case(p, other[0], FFT_R2C, REF_FFTW);
     out[k++] = fft_case(p, other[6], FFT_R2C, REF_FFTW);
+    for (int i = 0; i < 6; i++)
+        for (int kind = FFT_C2C; kind <= FFT_R2C; kind++) {
+            out[k] = fft_case(p, nd[i][1], kind, REF_FFTW);
+            out[k++].kl = nd[i][0];
+        }
     for (int lg = 6; lg <= 22; lg++)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_GSL);
     return k;

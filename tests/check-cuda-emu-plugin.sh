@@ -19,7 +19,7 @@ if test "${NLA_EMU_CXX:-no}" != yes; then
     echo "SKIP: ${NLA_EMU_WHY:-configure found no C++17 compiler for the CUDA emulation}"
     exit 77
 fi
-for f in "$plugin" "$b/tests/test_cuda"; do
+for f in "$plugin" "$b/tests/test_cuda" "$b/tests/test_fft_nd"; do
     if ! test -e "$f"; then
         echo "ERROR: $f was not built"
         exit 99
@@ -33,4 +33,11 @@ NLA_WITH_CUDA=yes NLA_CUDA_PLUGIN=$plugin NLA_TEST_CUDA_QUICK=1 NLA_TEST_CUDA_EM
     "$b/tests/test_cuda" --filter 'cuda/*' --jobs 2
 st=$?
 echo "emulated (CPU, not GPU): test_cuda exit status $st"
+# the multi-dimensional FFT plans, made of the plugin's batched 1-D plans
+NLA_WITH_CUDA=yes NLA_CUDA_PLUGIN=$plugin NLA_TEST_CUDA_EMULATED=1 \
+    EMU_ORDER=rand EMU_SEED=12345 EMU_CPASYNC=wait \
+    "$b/tests/test_fft_nd" --filter 'cuda/*' --jobs 2
+st2=$?
+echo "emulated (CPU, not GPU): test_fft_nd's cuda suite exit status $st2"
+[ $st -eq 0 ] && st=$st2
 exit $st

@@ -6,7 +6,9 @@
  *
  * Input: uniform in [-0.5, 0.5); C2R input is the spectrum of such real
  * data (Hermitian, as FFTW's C2R assumes).  Error: relative L2 against the
- * reference, at most 3*eps*log2(N) for N points a transform.
+ * reference, at most 3*eps*log2(N) for N points a transform.  With a CUDA
+ * device (or make check's emulated plugin), the same plans on a CUDA
+ * context against the CPU's (suite cuda).
  */
 #include <criterion/criterion.h>
 #include <float.h>
@@ -22,6 +24,16 @@ static nla_context *ctx;
 static void setup(void) { ctx = ref_cpu_context(); }
 static void teardown(void) { nla_context_destroy(ctx); }
 TestSuite(fft_nd, .init = setup, .fini = teardown);
+/* the CUDA suite: the plugin make check built (NLA_CUDA_PLUGIN), if any */
+static void setup_cuda(void)
+{
+    const char *p = getenv("NLA_CUDA_PLUGIN");
+    if (p && *p)
+        setenv("NLA_PLUGIN_PATH", p, 1);
+    unsetenv("NLA_BACKEND");
+    setup();
+}
+TestSuite(cuda, .init = setup_cuda, .fini = teardown);
 
 /* one problem: kind, precision, dims, batches, in place or not */
 struct nd_case {
@@ -315,4 +327,103 @@ Test(fft_nd, bad_arguments)
         cr_expect(strstr(nla_last_error(), "in == out") != NULL, "%s", nla_last_error());
         nla_fft_plan_destroy(p);
     }
+}
+
+/* ------------------------------------------------------------------ CUDA */
+
+/* The multi-dimensional plans on a CUDA context, on device memory, against
+   the CPU context's results: 4*eps*log2(N) in relative L2.  The suite is
+   named cuda so that make check's emulated-plugin run and
+   tools/gpu-check.sh pick it (and a skip there is seen as one). */
+static double rel_diff(const void *a, const void *b, nla_precision p, size_t count)
+{
+    ld num = 0, den = 0;
+    for (size_t i = 0; i < count; i++) {
+        ld e = get(a, p, i) - get(b, p, i);
+        num += e * e;
+        den += get(b, p, i) * get(b, p, i);
+    }
+    return (double)sqrtl(num / (den > 0 ? den : 1));
+}
+
+Test(cuda, fft_nd)
+{
+    static const int64_t dims[][3] = { { 12, 10, 0 }, { 16, 16, 0 }, { 4, 6, 8 }, { 5, 3, 7 } };
+    nla_context *gpu;
+
+    if (!nla_backend_available(NLA_BACKEND_CUDA))
+        cr_skip_test("no CUDA device: %s", nla_backend_unavailable_reason(NLA_BACKEND_CUDA));
+    cr_assert_eq(nla_context_create(&gpu, NLA_BACKEND_CUDA), NLA_OK, "%s", nla_last_error());
+    for (size_t i = 0; i < sizeof dims / sizeof *dims; i++)
+        for (int k = 0; k < 3; k++)
+            for (int v = 0; v < 4; v++) {
+                nla_fft_desc_nd d;
+                nla_precision p = v % 2 ? NLA_FLOAT : NLA_DOUBLE;
+                int rank = dims[i][2] ? 3 : 2;
+                int64_t rows = dims[i][0] * (rank == 3 ? dims[i][1] : 1);
+                int64_t nl = dims[i][rank - 1], h = k == 0 ? nl : nl / 2 + 1;
+                int64_t howmany = v / 2 ? 2 : 1;
+                size_t in_n = (size_t)(rows * (k == 1 ? nl : 2 * h) * howmany);
+                size_t out_n = (size_t)(rows * (k == 2 ? nl : 2 * h) * howmany);
+                size_t es = rsz(p);
+                void *x = malloc(in_n * es), *xc = malloc(in_n * es), *ycpu = malloc(out_n * es);
+                void *ygpu = malloc(out_n * es), *dx = NULL, *dy = NULL;
+                double *r = malloc(sizeof(double) * in_n);
+                nla_fft_plan *pc, *pg;
+
+                memset(&d, 0, sizeof d);
+                d.kind = (nla_fft_kind)k;
+                d.precision = p;
+                d.direction = v % 3 ? NLA_FFT_BACKWARD : NLA_FFT_FORWARD;
+                d.rank = rank;
+                for (int j = 0; j < rank; j++)
+                    d.n[j] = dims[i][j];
+                d.howmany = howmany;
+                ref_fill(r, in_n, 77 + i + (size_t)k);
+                for (size_t j = 0; j < in_n; j++)
+                    put(x, p, j, 0.5L * r[j]);
+                if (k == 2) {
+                    /* a Hermitian input: the CPU's R2C of real data */
+                    nla_fft_desc_nd f = d;
+                    void *re = malloc((size_t)(rows * nl * howmany) * es);
+                    f.kind = NLA_FFT_R2C;
+                    for (size_t j = 0; j < (size_t)(rows * nl * howmany); j++)
+                        put(re, p, j, 0.5L * r[j]);
+                    cr_assert_eq(nla_fft_plan_create_nd(ctx, &f, &pc), NLA_OK);
+                    cr_assert_eq(nla_fft_execute(pc, re, x), NLA_OK);
+                    nla_fft_plan_destroy(pc);
+                    free(re);
+                }
+                memcpy(xc, x, in_n * es);
+                cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &pc), NLA_OK, "%s",
+                             nla_context_error(ctx));
+                cr_assert_eq(nla_fft_execute(pc, xc, ycpu), NLA_OK, "%s", nla_last_error());
+                cr_assert_eq(nla_fft_plan_create_nd(gpu, &d, &pg), NLA_OK, "%s",
+                             nla_context_error(gpu));
+                cr_assert_eq(nla_malloc(gpu, &dx, in_n * es), NLA_OK);
+                cr_assert_eq(nla_malloc(gpu, &dy, out_n * es), NLA_OK);
+                cr_assert_eq(nla_upload(gpu, dx, x, in_n * es), NLA_OK);
+                cr_assert_eq(nla_fft_execute(pg, dx, dy), NLA_OK, "%s", nla_last_error());
+                cr_assert_eq(nla_context_synchronize(gpu), NLA_OK);
+                cr_assert_eq(nla_download(gpu, ygpu, dy, out_n * es), NLA_OK);
+                {
+                    double npts = (double)(rows * nl);
+                    double e = rel_diff(ygpu, ycpu, p, out_n) /
+                               ((p == NLA_DOUBLE ? DBL_EPSILON : FLT_EPSILON) * log2(npts));
+                    cr_expect(e <= 4.0, "rank %d %lldx%lld kind %d %s howmany %lld: CUDA "
+                              "against the CPU %.3g eps*log2(N) > 4", rank,
+                              (long long)dims[i][0], (long long)dims[i][1], k,
+                              p == NLA_FLOAT ? "float" : "double", (long long)howmany, e);
+                }
+                nla_free(gpu, dx);
+                nla_free(gpu, dy);
+                nla_fft_plan_destroy(pc);
+                nla_fft_plan_destroy(pg);
+                free(x);
+                free(xc);
+                free(ycpu);
+                free(ygpu);
+                free(r);
+            }
+    nla_context_destroy(gpu);
 }

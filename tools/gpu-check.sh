@@ -48,7 +48,7 @@ if [ "${1:-}" = --bundle ]; then
             echo "$1/.libs/lt-$2"; else echo "$1/$2"; fi
     }
     cp "$(pick "$b/tools" nla)" "$out/bin/nla"
-    for t in test_cuda test_runtime; do
+    for t in test_cuda test_runtime test_fft_nd; do
         [ -e "$b/tests/$t" ] || { echo "build $b/tests/$t first (make tests/$t)" >&2; exit 2; }
         cp "$(pick "$b/tests" $t)" "$out/tests/$t"
     done
@@ -57,7 +57,8 @@ if [ "${1:-}" = --bundle ]; then
         "$out/tests/.libs/" 2>/dev/null || true
     # the references and Criterion, with what they need, except glibc's own
     # libraries and the GCC runtime, which every Linux has
-    for f in "$out/bin/nla" "$out/tests/test_cuda" "$out/tests/test_runtime"; do
+    for f in "$out/bin/nla" "$out/tests/test_cuda" "$out/tests/test_runtime" \
+             "$out/tests/test_fft_nd"; do
         LD_LIBRARY_PATH=$out/.libs ldd "$f"
     done | awk '/=> \// { print $3 }' | sort -u |
         grep -vE '/(libc|libm|libdl|librt|libpthread|libresolv|libgcc_s|libstdc\+\+|libnla[^/]*)\.so' |
@@ -103,7 +104,7 @@ if [ -z "$prebuilt" ]; then
         mkdir -p "$b" && cd "$b"
         [ -f Makefile ] || "$src/configure" -q --with-cuda
         make -j"$jobs" libnla.la libnla-cuda.la tools/nla
-        make -j"$jobs" tests/test_cuda tests/test_runtime tests/libnla-mock.la \
+        make -j"$jobs" tests/test_cuda tests/test_runtime tests/test_fft_nd tests/libnla-mock.la \
             tests/libnla-mock-badabi.la
     ) >"$log/build" 2>&1
     if [ $? -ne 0 ]; then
@@ -216,6 +217,7 @@ run_tests() { # name program timeout [env...]
 t0=$(date +%s)
 run_tests test_cuda "$(pick test_cuda)" 240
 run_tests test_runtime "$(pick test_runtime)" 60 NLA_BACKEND=
+run_tests test_fft_nd "$(pick test_fft_nd)" 120
 echo "   ($(($(date +%s) - t0)) s)"
 
 if command -v compute-sanitizer >/dev/null 2>&1 ||

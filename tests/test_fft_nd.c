@@ -6,7 +6,8 @@
  *
  * Input: uniform in [-0.5, 0.5); C2R input is the spectrum of such real
  * data (Hermitian, as FFTW's C2R assumes).  Error: relative L2 against the
- * reference, at most 3*eps*log2(N) for N points a transform.  With a CUDA
+ * reference, at most 3*eps*log2(N) for N points a transform.  One large
+ * 1-D transform on 1, 2 and 3 threads: the same bits.  With a CUDA
  * device (or make check's emulated plugin), the same plans on a CUDA
  * context against the CPU's (suite cuda).
  */
@@ -326,6 +327,44 @@ Test(fft_nd, bad_arguments)
         cr_expect_eq(nla_fft_execute(p, buf, buf), NLA_EINVAL);
         cr_expect(strstr(nla_last_error(), "in == out") != NULL, "%s", nla_last_error());
         nla_fft_plan_destroy(p);
+    }
+}
+
+/* ------------------------------------------------------------- threads */
+
+/* One large transform (the four-step method: 2^20 and 10^6 double, 2^21
+   float, past the Stockham limit of a 32 MiB L3) on 1, 2 and 3 threads:
+   its column blocks are the same for any thread count, so are the bits. */
+Test(fft_nd, one_transform_threads)
+{
+    static const struct { nla_precision p; int64_t n; } cases[] = {
+        { NLA_DOUBLE, 1 << 20 }, { NLA_DOUBLE, 1000000 }, { NLA_FLOAT, 1 << 21 } };
+    if (ref_test_small())
+        cr_skip_test("n up to 2^21 on three thread counts: not with NLA_TEST_SMALL");
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t bytes = 2 * (size_t)cases[i].n * rsz(cases[i].p);
+        double *r = malloc(sizeof(double) * 2 * (size_t)cases[i].n);
+        void *x = malloc(bytes), *y1 = malloc(bytes), *yt = malloc(bytes);
+        ref_fill(r, 2 * (size_t)cases[i].n, 3 + i);
+        for (size_t j = 0; j < 2 * (size_t)cases[i].n; j++)
+            put(x, cases[i].p, j, r[j]);
+        for (int nt = 1; nt <= 3; nt++) {
+            nla_fft_plan *pl;
+            nla_context_set_threads(ctx, nt);
+            cr_assert_eq(nla_fft_plan_1d(ctx, cases[i].n, NLA_FFT_FORWARD, cases[i].p, &pl),
+                         NLA_OK);
+            cr_assert_eq(nla_fft_execute(pl, x, nt == 1 ? y1 : yt), NLA_OK);
+            nla_fft_plan_destroy(pl);
+            if (nt > 1)
+                cr_expect(memcmp(y1, yt, bytes) == 0, "n=%lld %s: %d threads differ from one",
+                          (long long)cases[i].n, cases[i].p == NLA_FLOAT ? "float" : "double",
+                          nt);
+        }
+        nla_context_set_threads(ctx, 1);
+        free(r);
+        free(x);
+        free(y1);
+        free(yt);
     }
 }
 

@@ -45,6 +45,7 @@ struct F(core) {
     F(stage) st[MAX_STAGES];
     /* CORE_4STEP */
     int64_t n1, n2, blk;
+    int nt;                       /* threads over the column blocks (a plan of one transform) */
     F(core) *c1, *c2;
     T *lo, *hi;                   /* W_n^t = lo[t % n1] * hi[t / n1] */
     /* CORE_BLUE */
@@ -194,8 +195,20 @@ static int F(fourstep_build)(F(core) *c)
         c->hi[2 * t] = (T)re;
         c->hi[2 * t + 1] = (T)im;
     }
+    c->nt = 1;
     c->work = c->n + 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
     return 0;
+}
+
+/* A four-step core of a plan of one transform runs its column blocks on
+   nt threads, each with its own gather buffer and scratch; the blocks are
+   the same for any nt, so are the bits. */
+static void F(fourstep_threads)(F(core) *c, int nt)
+{
+    if (c->type != CORE_4STEP || nt <= 1)
+        return;
+    c->nt = nt;
+    c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
 }
 
 /* The chirp and the transform of its conjugate are made in double
@@ -329,42 +342,59 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
 static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
                             const T *x, T *y, T *work)
 {
-    const int64_t n1 = c->n1, n2 = c->n2, B = c->blk;
+    const int64_t n1 = c->n1, n2 = c->n2, B = c->blk, mx = n1 > n2 ? n1 : n2;
     T *t = x == y ? work : y;                 /* the transposed middle result */
-    T *buf = work + 2 * c->n;
-    T *scr = buf + 2 * B * (n1 > n2 ? n1 : n2);
 
-    /* columns j2 of x (n1 x n2, row-major): FFT over j1, twiddle,
-       t[j2*n1 + k1] */
-    for (int64_t c0 = 0; c0 < n2; c0 += B) {
-        const int64_t bw = n2 - c0 < B ? n2 - c0 : B;   /* this block's columns */
-        for (int64_t j1 = 0; j1 < n1; j1++)
-            memcpy(buf + 2 * j1 * bw, x + 2 * (j1 * n2 + c0), (size_t)bw * 2 * sizeof(T));
-        F(stock_run)(c->c1, kt, bw, buf, buf, scr);
-        for (int64_t b = 0; b < bw; b++) {
-            const int64_t j2 = c0 + b, dl = j2 % n1, dh = j2 / n1;
-            T *tr = t + 2 * j2 * n1;
-            /* W_n^(j2*k1) = lo[el] * hi[eh], j2*k1 = eh*n1 + el */
-            for (int64_t k1 = 0, el = 0, eh = 0; k1 < n1; k1++) {
-                const T *l = c->lo + 2 * el, *h = c->hi + 2 * eh;
-                T wr = l[0] * h[0] - l[1] * h[1], wi = l[0] * h[1] + l[1] * h[0];
-                T ar = buf[2 * (k1 * bw + b)], ai = buf[2 * (k1 * bw + b) + 1];
-                tr[2 * k1] = ar * wr - ai * wi;
-                tr[2 * k1 + 1] = ar * wi + ai * wr;
-                el += dl;
-                eh += dh + (el >= n1);
-                el -= el >= n1 ? n1 : 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(c->nt) if (c->nt > 1)
+#endif
+    {
+#ifdef _OPENMP
+        const int id = omp_get_thread_num();
+#else
+        const int id = 0;
+#endif
+        T *buf = work + 2 * c->n + (size_t)id * 4 * (size_t)(B * mx);
+        T *scr = buf + 2 * B * mx;
+
+        /* columns j2 of x (n1 x n2, row-major): FFT over j1, twiddle,
+           t[j2*n1 + k1] */
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t c0 = 0; c0 < n2; c0 += B) {
+            const int64_t bw = n2 - c0 < B ? n2 - c0 : B;   /* this block's columns */
+            for (int64_t j1 = 0; j1 < n1; j1++)
+                memcpy(buf + 2 * j1 * bw, x + 2 * (j1 * n2 + c0), (size_t)bw * 2 * sizeof(T));
+            F(stock_run)(c->c1, kt, bw, buf, buf, scr);
+            for (int64_t b = 0; b < bw; b++) {
+                const int64_t j2 = c0 + b, dl = j2 % n1, dh = j2 / n1;
+                T *tr = t + 2 * j2 * n1;
+                /* W_n^(j2*k1) = lo[el] * hi[eh], j2*k1 = eh*n1 + el */
+                for (int64_t k1 = 0, el = 0, eh = 0; k1 < n1; k1++) {
+                    const T *l = c->lo + 2 * el, *h = c->hi + 2 * eh;
+                    T wr = l[0] * h[0] - l[1] * h[1], wi = l[0] * h[1] + l[1] * h[0];
+                    T ar = buf[2 * (k1 * bw + b)], ai = buf[2 * (k1 * bw + b) + 1];
+                    tr[2 * k1] = ar * wr - ai * wi;
+                    tr[2 * k1 + 1] = ar * wi + ai * wr;
+                    el += dl;
+                    eh += dh + (el >= n1);
+                    el -= el >= n1 ? n1 : 0;
+                }
             }
         }
-    }
-    /* columns k1 of t (n2 x n1): FFT over j2, into y[k2*n1 + k1] */
-    for (int64_t c0 = 0; c0 < n1; c0 += B) {
-        const int64_t bw = n1 - c0 < B ? n1 - c0 : B;
-        for (int64_t j2 = 0; j2 < n2; j2++)
-            memcpy(buf + 2 * j2 * bw, t + 2 * (j2 * n1 + c0), (size_t)bw * 2 * sizeof(T));
-        F(stock_run)(c->c2, kt, bw, buf, buf, scr);
-        for (int64_t k2 = 0; k2 < n2; k2++)
-            memcpy(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * bw, (size_t)bw * 2 * sizeof(T));
+        /* columns k1 of t (n2 x n1): FFT over j2, into y[k2*n1 + k1] */
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (int64_t c0 = 0; c0 < n1; c0 += B) {
+            const int64_t bw = n1 - c0 < B ? n1 - c0 : B;
+            for (int64_t j2 = 0; j2 < n2; j2++)
+                memcpy(buf + 2 * j2 * bw, t + 2 * (j2 * n1 + c0), (size_t)bw * 2 * sizeof(T));
+            F(stock_run)(c->c2, kt, bw, buf, buf, scr);
+            for (int64_t k2 = 0; k2 < n2; k2++)
+                memcpy(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * bw, (size_t)bw * 2 * sizeof(T));
+        }
     }
 }
 
@@ -553,6 +583,9 @@ static nla_status F(plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **
         F(plan_free)(p);
         return NLA_ENOMEM;
     }
+    /* one transform: the threads inside it; a batch: the threads over it */
+    if (d->howmany == 1)
+        F(fourstep_threads)(p->c, p->nthreads);
     if (even_real) {
         p->rtw = F(talloc)(n / 2 + 1);
         if (!p->rtw) {

@@ -330,6 +330,122 @@ Test(fft_nd, bad_arguments)
     }
 }
 
+/* Random descriptors, valid and not, against an oracle written here from
+   nla.h: an invalid one gives NLA_EINVAL, a NULL plan and a message
+   "nla_fft_plan_create_nd: desc..."; a valid one runs out of place and
+   writes nothing outside its arrays (the gaps between them and past the
+   last keep their sentinels) and, except C2R of rank > 1, leaves its
+   input as it was. */
+static uint64_t fz_state = 88172645463325252ull;
+static int64_t fz_pick(int64_t k)
+{
+    fz_state ^= fz_state << 13;
+    fz_state ^= fz_state >> 7;
+    fz_state ^= fz_state << 17;
+    return (int64_t)(fz_state % (uint64_t)k);
+}
+
+Test(fft_nd, fuzz_descriptors)
+{
+    static const int64_t dims[] = { -1, 0, 1, 2, 3, 5, 8, 12 };
+    static const double scales[] = { 0, 0.5, NAN, INFINITY };
+    int iters = REF_SIZE(3000, 300), ran = 0;
+
+    for (int it = 0; it < iters; it++) {
+        nla_fft_desc_nd d;
+        nla_fft_plan *pl = (nla_fft_plan *)&d;
+        int64_t rows = 1, nl, h, ccount, rreal, need_i, need_o;
+        int valid;
+        nla_status st;
+
+        memset(&d, 0, sizeof d);
+        d.kind = (nla_fft_kind)(fz_pick(8) == 0 ? 5 : fz_pick(3));
+        d.precision = (nla_precision)(fz_pick(10) == 0 ? 2 : fz_pick(2));
+        d.direction = fz_pick(10) == 0 ? (nla_fft_direction)0
+                                        : fz_pick(2) ? NLA_FFT_FORWARD : NLA_FFT_BACKWARD;
+        d.rank = fz_pick(10) == 0 ? (int)fz_pick(6) - 1 : 1 + (int)fz_pick(3);
+        for (int k = 0; k < 3; k++)
+            d.n[k] = fz_pick(6) == 0 ? dims[fz_pick(2)] : dims[2 + fz_pick(6)];
+        if (d.rank >= 2 && d.rank <= 3 && fz_pick(40) == 0)
+            d.n[0] = d.n[1] = (int64_t)1 << 40;   /* their product overflows */
+        d.howmany = fz_pick(8) == 0 ? -1 : fz_pick(4);
+        d.scale = fz_pick(6) == 0 ? scales[2 + fz_pick(2)] : scales[fz_pick(2)];
+        valid = (unsigned)d.kind <= 2 && (unsigned)d.precision <= 1 &&
+                (d.direction == NLA_FFT_FORWARD || d.direction == NLA_FFT_BACKWARD) &&
+                d.rank >= 1 && d.rank <= 3 && d.howmany >= 0 && isfinite(d.scale);
+        for (int k = 0; valid && k < d.rank; k++)
+            valid = d.n[k] >= 1 && d.n[k] < ((int64_t)1 << 40);
+        /* the arrays' sizes, and dists: 0, the least, one less, or more */
+        nl = d.rank >= 1 && d.rank <= 3 ? d.n[d.rank - 1] : 1;
+        h = d.kind == NLA_FFT_C2C ? nl : nl / 2 + 1;
+        for (int k = 0; d.rank <= 3 && k + 1 < d.rank; k++)
+            rows *= d.n[k] > 0 && d.n[k] < 4096 ? d.n[k] : 1;
+        ccount = rows * h;
+        rreal = rows * nl;
+        need_i = d.kind == NLA_FFT_R2C ? rreal : ccount;
+        need_o = d.kind == NLA_FFT_C2R ? rreal : ccount;
+        for (int side = 0; side < 2; side++) {
+            int64_t need = side ? need_o : need_i, v;
+            switch (fz_pick(5)) {
+            case 0: case 1: v = 0; break;
+            case 2: v = need; break;
+            case 3: v = need + 1 + fz_pick(5); break;
+            default: v = fz_pick(3) ? need - 1 : -1; break;
+            }
+            if (side)
+                d.odist = v;
+            else
+                d.idist = v;
+            if (valid && v != 0 && v < need)
+                valid = 0;
+        }
+        st = nla_fft_plan_create_nd(ctx, &d, &pl);
+        cr_assert_eq(st, valid ? NLA_OK : NLA_EINVAL, "iteration %d: status %d, oracle %s: %s",
+                     it, (int)st, valid ? "valid" : "invalid", nla_context_error(ctx));
+        if (!valid) {
+            cr_assert_null(pl, "iteration %d: a failed plan is not NULL", it);
+            cr_assert(strncmp(nla_context_error(ctx), "nla_fft_plan_create_nd: desc", 28) == 0,
+                      "iteration %d: \"%s\"", it, nla_context_error(ctx));
+            continue;
+        }
+        {
+            const size_t es = rsz(d.precision);
+            const int64_t hm = d.howmany ? d.howmany : 1;
+            const int64_t di = d.idist ? d.idist : need_i, dout = d.odist ? d.odist : need_o;
+            const int64_t si = d.kind == NLA_FFT_R2C ? 1 : 2, so = d.kind == NLA_FFT_C2R ? 1 : 2;
+            const size_t in_n = (size_t)(((hm - 1) * di + need_i) * si);
+            const size_t out_n = (size_t)(((hm - 1) * dout + need_o) * so) + 8;
+            void *x = malloc(in_n * es), *x0 = malloc(in_n * es), *y = malloc(out_n * es);
+            double *r = malloc(sizeof(double) * in_n);
+            ref_fill(r, in_n, (uint64_t)it);
+            for (size_t j = 0; j < in_n; j++)
+                put(x, d.precision, j, 0.5L * r[j]);
+            for (size_t j = 0; j < out_n; j++)
+                put(y, d.precision, j, 12345.0L);
+            memcpy(x0, x, in_n * es);
+            cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK, "iteration %d: %s", it,
+                         nla_last_error());
+            for (int64_t b = 0; b < hm; b++) {
+                int64_t gap0 = (b * dout + need_o) * so;
+                int64_t gap1 = b + 1 < hm ? (b + 1) * dout * so : (int64_t)out_n;
+                for (int64_t j = gap0; j < gap1; j++)
+                    cr_assert(get(y, d.precision, (size_t)j) == 12345.0L,
+                              "iteration %d: element %lld past array %lld written", it,
+                              (long long)j, (long long)b);
+            }
+            if (!(d.kind == NLA_FFT_C2R && d.rank > 1))
+                cr_assert(memcmp(x, x0, in_n * es) == 0, "iteration %d: input changed", it);
+            nla_fft_plan_destroy(pl);
+            free(x);
+            free(x0);
+            free(y);
+            free(r);
+            ran++;
+        }
+    }
+    cr_expect(ran > iters / 10, "only %d valid descriptors ran", ran);
+}
+
 /* ------------------------------------------------------------- threads */
 
 /* One large transform (the four-step method: 2^20 and 10^6 double, 2^21

@@ -327,8 +327,10 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
         T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
         int f = c->fwd;
         /* vectors along q while s fills one, else along q + s*p (the
-           per-lane twiddles are made for B == 1 and s < 8) */
-        if (s >= vc || B != 1 || !st->twl)
+           per-lane twiddles are made for B == 1 and s < 8); a pass of
+           one p (m == 1) has no twiddles, which only the broadcast
+           kernels skip */
+        if (s >= vc || B != 1 || !st->twl || st->m == 1)
             kt->KBC[f][st->slot](st->m, s, st->tw, src, dst);
         else
             kt->KLANE[f][st->slot](st->m, s, st->twl, src, dst);

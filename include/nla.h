@@ -258,7 +258,8 @@ NLA_API nla_status nla_sgemm_strided_batched(nla_context *ctx, nla_layout layout
    i.e. contiguous, packed batches.  Strides and dists must be >= 0, and the
    howmany outputs must not overlap: with howmany > 1 and length > 1, the
    output needs odist >= length*ostride or ostride >= howmany*odist.
-   Out of place, the input is never modified (also for C2R), and in and out
+   Out of place, the input is never modified (also for C2R; a C2R plan of
+   rank 2 or 3 from nla_fft_plan_create_nd overwrites it), and in and out
    must not overlap.
 
    In place (in == out):
@@ -307,7 +308,9 @@ NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *
    values on the complex side; in place (in == out) the real rows are
    padded to 2*(n[rank-1]/2+1) reals, as in FFTW.  howmany arrays (0 means
    1) lie idist and odist elements of each side's type apart (0: packed,
-   one array's extent).  A C2R transform of rank > 1 overwrites its input
+   one array's extent; in place, the padded one).  In place with howmany
+   > 1, C2C needs idist == odist, R2C idist == 2*odist, C2R odist ==
+   2*idist.  A C2R transform of rank > 1 overwrites its input
    (FFTW's default for C2R).  Each dimension runs as batched 1-D
    transforms on the plan's backend, on the context's threads.  Executed
    and destroyed like any plan. */

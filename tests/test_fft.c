@@ -206,13 +206,22 @@ Test(fft, c2c_every_n)
     }
 }
 
-/* mixed sizes past the Stockham limit of a 32 MiB L3 (8 MiB of data):
-   the four-step method with factors of any radix (n1 = 1000, 864, 625) */
-Test(fft, c2c_four_step_mixed)
+/* mixed sizes past a Stockham limit of 1 MiB (forced: the derived
+   configuration of a 4 MiB L3): the four-step method with factors of any
+   radix (n1 = 400, 288, 625; n2 = 250, 729, 625) */
+static void small_l3(void)
 {
-    static const int64_t sizes[] = { 1000000, 839808, 1953125 };
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "16K,256K,4M", 1);
+    setup();
+}
+
+Test(fft_small_l3, c2c_four_step_mixed, .init = small_l3, .fini = teardown)
+{
+    static const int64_t sizes[] = { 100000, 209952, 390625 };
+    cr_assert_eq(nla_cpu_config_value("fft_stockham_max_bytes"), 1 << 20);
     if (ref_test_small())
-        cr_skip_test("n up to 2*10^6 against long double: not with NLA_TEST_SMALL");
+        cr_skip_test("n up to 4*10^5 against long double: not with NLA_TEST_SMALL");
     for (int pi = 0; pi < 2; pi++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;

@@ -7,7 +7,8 @@
  * Input: uniform in [-0.5, 0.5); C2R input is the spectrum of such real
  * data (Hermitian, as FFTW's C2R assumes).  Error: relative L2 against the
  * reference, at most 3*eps*log2(N) for N points a transform.  One large
- * 1-D transform on 1, 2 and 3 threads: the same bits.  With a CUDA
+ * 1-D transform (the four-step method, forced by a small derived L3) on 1,
+ * 2 and 3 threads: the same bits, and the DFT.  With a CUDA
  * device (or make check's emulated plugin), the same plans on a CUDA
  * context against the CPU's (suite cuda).
  */
@@ -308,6 +309,37 @@ Test(fft_nd, bad_arguments)
         cr_expect(strstr(nla_context_error(ctx), "dir") != NULL, "%s", nla_context_error(ctx));
         cr_expect_eq(nla_fft_plan_create_nd(ctx, NULL, &p), NLA_EINVAL);
         cr_expect_eq(nla_fft_plan_create_nd(NULL, NULL, &p), NLA_EINVAL);
+        cr_expect_eq(nla_fft_plan_2d(ctx, (int64_t)1 << 40, (int64_t)1 << 40, NLA_FFT_FORWARD,
+                                     NLA_DOUBLE, &p), NLA_EINVAL);
+        cr_expect(strstr(nla_context_error(ctx), "nla_fft_plan_2d: n1") != NULL, "%s",
+                  nla_context_error(ctx));
+        cr_expect_eq(nla_fft_plan_3d(ctx, 4, 4, 4, NLA_FFT_FORWARD, (nla_precision)7, &p),
+                     NLA_EINVAL);
+        cr_expect(strstr(nla_context_error(ctx), "prec") != NULL, "%s", nla_context_error(ctx));
+        {
+            nla_fft_desc_nd d;
+            memset(&d, 0, sizeof d);
+            d.rank = 2;
+            d.n[0] = d.n[1] = 4;
+            cr_expect_eq(nla_fft_plan_create_nd(ctx, &d, NULL), NLA_EINVAL);
+            cr_expect(strstr(nla_context_error(ctx), "plan") != NULL, "%s",
+                         nla_context_error(ctx));
+            d.precision = (nla_precision)3;
+            cr_expect_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_EINVAL);
+            cr_expect(strstr(nla_context_error(ctx), "desc->precision"), "%s",
+                      nla_context_error(ctx));
+            d.precision = NLA_DOUBLE;
+            d.direction = (nla_fft_direction)0;
+            cr_expect_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_EINVAL);
+            cr_expect(strstr(nla_context_error(ctx), "desc->direction"), "%s",
+                      nla_context_error(ctx));
+            /* a C2C idist of 2^58 complex values: its extent overflows */
+            d.direction = NLA_FFT_FORWARD;
+            d.howmany = 3;
+            d.idist = (int64_t)1 << 58;
+            cr_expect_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_EINVAL);
+            cr_expect(strstr(nla_context_error(ctx), "idist"), "%s", nla_context_error(ctx));
+        }
     }
     /* in place with dists that do not give FFTW's padded layout */
     {
@@ -326,6 +358,11 @@ Test(fft_nd, bad_arguments)
         cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_OK);
         cr_expect_eq(nla_fft_execute(p, buf, buf), NLA_EINVAL);
         cr_expect(strstr(nla_last_error(), "in == out") != NULL, "%s", nla_last_error());
+        nla_fft_plan_destroy(p);
+        /* one array in place: its dists are not used, any will do */
+        d.howmany = 1;
+        cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &p), NLA_OK);
+        cr_expect_eq(nla_fft_execute(p, buf, buf), NLA_OK, "%s", nla_last_error());
         nla_fft_plan_destroy(p);
     }
 }
@@ -448,15 +485,23 @@ Test(fft_nd, fuzz_descriptors)
 
 /* ------------------------------------------------------------- threads */
 
-/* One large transform (the four-step method: 2^20 and 10^6 double, 2^21
-   float, past the Stockham limit of a 32 MiB L3) on 1, 2 and 3 threads:
-   its column blocks are the same for any thread count, so are the bits. */
-Test(fft_nd, one_transform_threads)
+/* A Stockham limit of 1 MiB (the derived configuration of a 4 MiB L3), so
+   that these sizes take the four-step method on any machine */
+static void small_l3(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "16K,256K,4M", 1);
+    setup();
+}
+
+/* One large transform (the four-step method: 2^18 and 3^11 double, 2^19
+   float) on 1, 2 and 3 threads: its column blocks are the same for any
+   thread count, so are the bits; and the result is the DFT. */
+Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
 {
     static const struct { nla_precision p; int64_t n; } cases[] = {
-        { NLA_DOUBLE, 1 << 20 }, { NLA_DOUBLE, 1000000 }, { NLA_FLOAT, 1 << 21 } };
-    if (ref_test_small())
-        cr_skip_test("n up to 2^21 on three thread counts: not with NLA_TEST_SMALL");
+        { NLA_DOUBLE, 1 << 18 }, { NLA_DOUBLE, 177147 }, { NLA_FLOAT, 1 << 19 } };
+    cr_assert_eq(nla_cpu_config_value("fft_stockham_max_bytes"), 1 << 20);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t bytes = 2 * (size_t)cases[i].n * rsz(cases[i].p);
         double *r = malloc(sizeof(double) * 2 * (size_t)cases[i].n);
@@ -475,6 +520,28 @@ Test(fft_nd, one_transform_threads)
                 cr_expect(memcmp(y1, yt, bytes) == 0, "n=%lld %s: %d threads differ from one",
                           (long long)cases[i].n, cases[i].p == NLA_FLOAT ? "float" : "double",
                           nt);
+        }
+        {
+            /* the DFT: against fftw3l, as a 1-D "rank 1" case of ref_nd */
+            struct nd_case c = { NLA_FFT_C2C, cases[i].p, NLA_FFT_FORWARD, 1,
+                                 { cases[i].n, 0, 0 }, 1, 0, 0 };
+            ld *li = fftwl_malloc(sizeof(ld) * 2 * (size_t)cases[i].n);
+            ld *lo = fftwl_malloc(sizeof(ld) * 2 * (size_t)cases[i].n);
+            ld num = 0, den = 0;
+            for (size_t j = 0; j < 2 * (size_t)cases[i].n; j++)
+                li[j] = get(x, cases[i].p, j);
+            ref_nd(&c, li, lo);
+            for (size_t j = 0; j < 2 * (size_t)cases[i].n; j++) {
+                ld e = get(y1, cases[i].p, j) - lo[j];
+                num += e * e;
+                den += lo[j] * lo[j];
+            }
+            cr_expect((double)sqrtl(num / den) <=
+                          2 * (cases[i].p == NLA_FLOAT ? FLT_EPSILON : DBL_EPSILON) *
+                              log2((double)cases[i].n),
+                      "n=%lld: error %.3g", (long long)cases[i].n, (double)sqrtl(num / den));
+            fftwl_free(li);
+            fftwl_free(lo);
         }
         nla_context_set_threads(ctx, 1);
         free(r);

@@ -43,14 +43,16 @@ static int dists(const struct nla_fft_nd *nd, int inplace, int64_t *di, int64_t 
 {
     const nla_fft_desc_nd *d = &nd->d;
     int64_t c = nd->cdist ? nd->cdist : nd->ccount, r, rpad = 2 * c;
+    /* one array in place: any dists (they are not used) */
+    const int check = inplace && d->howmany > 1;
 
     if (d->kind == NLA_FFT_C2C) {
         *di = nd->rdist ? nd->rdist : nd->ccount;
         *dout = c;
-        return inplace && *di != *dout ? -1 : 0;
+        return check && *di != *dout ? -1 : 0;
     }
     r = nd->rdist ? nd->rdist : inplace ? rpad : nd->rows * nd->nl;
-    if (inplace && r != rpad)
+    if (check && r != rpad)
         return -1;
     *di = d->kind == NLA_FFT_R2C ? r : c;
     *dout = d->kind == NLA_FFT_R2C ? c : r;
@@ -206,14 +208,20 @@ static int chk_nd(nla_check *ck, const nla_fft_desc_nd *d, struct nla_fft_nd *nd
         return nla_chk_fail(ck, "desc->%s (%lld) < one array's %lld reals",
                             d->kind == NLA_FFT_C2R ? "odist" : "idist",
                             (long long)nd->rdist, (long long)(rows * nd->nl));
-    {
-        int64_t c = nd->cdist ? nd->cdist : nd->ccount;
-        int64_t r = nd->rdist ? nd->rdist : 2 * c;
-        int64_t most = 2 * c > r ? 2 * c : r;   /* reals between arrays, either side */
-        if (nla_mul_overflows(nd->d.howmany, most, &span) ||
+    /* each side's extent, (howmany-1)*dist + one array, in reals (a real
+       array as the padded rows of the in-place layout, the larger) */
+    for (int side = 0; side < 2; side++) {
+        int complex_side = d->kind == NLA_FFT_C2C || (d->kind == NLA_FFT_R2C) == (side == 1);
+        int64_t dist = side ? d->odist : d->idist;
+        int64_t one = 2 * nd->ccount;                       /* reals */
+        int64_t step = complex_side ? 2 * (dist ? dist : nd->ccount) : (dist ? dist : one);
+        if (nla_mul_overflows(nd->d.howmany - 1, step, &span) ||
+            nla_add_overflows(span, one, &span) ||
             nla_mul_overflows(span, (int64_t)nd->real, &bytes) ||
             (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
-            return nla_chk_fail(ck, "desc: howmany*dist overflows ptrdiff_t");
+            return nla_chk_fail(ck, "desc: the %s extent (howmany-1)*%s+one array "
+                                "overflows ptrdiff_t", side ? "output" : "input",
+                                side ? "odist" : "idist");
     }
     return 0;
 }
@@ -288,14 +296,24 @@ static nla_status plan_dims(const char *fn, nla_context *ctx, int rank, const in
     static const char *const names[] = { "n0", "n1", "n2" };
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
     nla_fft_desc_nd d;
+    int64_t total = 1, bytes;
 
     if (plan)
         *plan = NULL;
     if (nla_chk_ctx(&ck, ctx))
         return ck.status;
-    for (int k = 0; k < rank; k++)
+
+    for (int k = 0; k < rank; k++) {
         if (n[k] < 1)
             return nla_fail(ctx, NLA_EINVAL, fn, "%s (%lld) < 1", names[k], (long long)n[k]);
+        /* the descriptor's extent check would otherwise name desc */
+        if (nla_mul_overflows(total, n[k], &total) ||
+            nla_mul_overflows(total, prec == NLA_FLOAT ? 8 : 16, &bytes) ||
+            (uint64_t)bytes > (uint64_t)PTRDIFF_MAX)
+            return nla_fail(ctx, NLA_EINVAL, fn, "%s (%lld): the %s complex values "
+                            "overflow ptrdiff_t", names[k], (long long)n[k],
+                            rank == 2 ? "n0*n1" : "n0*n1*n2");
+    }
     if (dir != NLA_FFT_FORWARD && dir != NLA_FFT_BACKWARD)
         return nla_fail(ctx, NLA_EINVAL, fn, "dir has unknown value %d (expected "
                         "NLA_FFT_FORWARD or NLA_FFT_BACKWARD)", (int)dir);

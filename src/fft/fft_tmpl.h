@@ -102,16 +102,16 @@ static int F(radices)(int64_t n, int *r)
     }
     k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
     k8 = (k - 2 * k4) / 3;
-    if (k == 4) {
-        r[ns++] = 8;
+    if (k == 1 || k == 4) {
+        if (k == 4)
+            r[ns++] = 8;
         r[ns++] = 2;
+    } else {
+        for (int i = 0; i < k8; i++)
+            r[ns++] = 8;
+        for (int i = 0; i < k4; i++)
+            r[ns++] = 4;
     }
-    if (k == 1)
-        r[ns++] = 2;
-    for (int i = 0; k > 1 && k != 4 && i < k8; i++)
-        r[ns++] = 8;
-    for (int i = 0; k > 1 && k != 4 && i < k4; i++)
-        r[ns++] = 4;
     for (int i = 0; i < 5; i++)
         while (n % odd[i] == 0) {
             n /= odd[i];

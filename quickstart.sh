@@ -110,13 +110,16 @@ make -j"$jobs" check || status=$?
 # One closing line for the whole suite, from the Criterion summaries.
 passed=0 failed=0 skipped=0
 for log in tests/*.log; do
+    case $log in *.valgrind.log) continue ;; esac   # make check-valgrind's own
     # skipped tests (tests/refs.c: "SKIP: suite::test: reason")
     skipped=$((skipped + $(grep -ac '^SKIP: [^ ]*::' "$log" || true)))
-    line=$(grep -a 'Synthesis:' "$log" | tail -n 1) || continue
-    p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")
-    f=$(sed -n 's/.*Failing: \([0-9]*\).*Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
-    passed=$((passed + ${p:-0}))
-    for x in $f; do failed=$((failed + x)); done
+    # every Criterion run of the log (check-cuda-emu-plugin.sh runs two)
+    while IFS= read -r line; do
+        p=$(sed -n 's/.*Passing: \([0-9]*\).*/\1/p' <<<"$line")
+        f=$(sed -n 's/.*Failing: \([0-9]*\).*Crashing: \([0-9]*\).*/\1 \2/p' <<<"$line")
+        passed=$((passed + ${p:-0}))
+        for x in $f; do failed=$((failed + x)); done
+    done < <(grep -a 'Synthesis:' "$log")
 done
 if [ "$status" -ne 0 ]; then
     echo "== make check failed; test-suite.log follows"

@@ -39,21 +39,36 @@ static void lengths(const nla_fft_desc *d, int64_t *lin, int64_t *lout)
     *lout = d->kind == NLA_FFT_R2C ? half : d->n;
 }
 
+/* An enum argument's value, named by the caller ("desc->kind", "dir") */
+int nla_fft_chk_kind(nla_check *ck, const char *name, nla_fft_kind k)
+{
+    if (k != NLA_FFT_C2C && k != NLA_FFT_R2C && k != NLA_FFT_C2R)
+        return nla_chk_fail(ck, "%s has unknown value %d (expected NLA_FFT_C2C, "
+                            "NLA_FFT_R2C or NLA_FFT_C2R)", name, (int)k);
+    return 0;
+}
+
+int nla_fft_chk_prec(nla_check *ck, const char *name, nla_precision p)
+{
+    if (p != NLA_DOUBLE && p != NLA_FLOAT)
+        return nla_chk_fail(ck, "%s has unknown value %d (expected NLA_DOUBLE or "
+                            "NLA_FLOAT)", name, (int)p);
+    return 0;
+}
+
+int nla_fft_chk_dir(nla_check *ck, const char *name, nla_fft_direction d)
+{
+    if (d != NLA_FFT_FORWARD && d != NLA_FFT_BACKWARD)
+        return nla_chk_fail(ck, "%s has unknown value %d (expected NLA_FFT_FORWARD "
+                            "or NLA_FFT_BACKWARD)", name, (int)d);
+    return 0;
+}
+
 static int chk_enums(nla_check *ck, const nla_fft_desc *d)
 {
-    if (d->kind != NLA_FFT_C2C && d->kind != NLA_FFT_R2C && d->kind != NLA_FFT_C2R)
-        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
-                "desc->kind has unknown value %d (expected NLA_FFT_C2C, "
-                "NLA_FFT_R2C or NLA_FFT_C2R)", (int)d->kind)), 1;
-    if (d->precision != NLA_DOUBLE && d->precision != NLA_FLOAT)
-        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
-                "desc->precision has unknown value %d (expected NLA_DOUBLE or "
-                "NLA_FLOAT)", (int)d->precision)), 1;
-    if (d->direction != NLA_FFT_FORWARD && d->direction != NLA_FFT_BACKWARD)
-        return (ck->status = nla_fail(ck->ctx, NLA_EINVAL, ck->fn,
-                "desc->direction has unknown value %d (expected NLA_FFT_FORWARD "
-                "or NLA_FFT_BACKWARD)", (int)d->direction)), 1;
-    return 0;
+    return nla_fft_chk_kind(ck, "desc->kind", d->kind) ||
+           nla_fft_chk_prec(ck, "desc->precision", d->precision) ||
+           nla_fft_chk_dir(ck, "desc->direction", d->direction);
 }
 
 /* (howmany-1)*dist + (len-1)*stride + 1 elements of elsize bytes fit. */
@@ -259,12 +274,8 @@ NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_directio
         return ck.status;
     if (n < 1)
         return nla_fail(ctx, NLA_EINVAL, fn, "n (%lld) < 1", (long long)n);
-    if (dir != NLA_FFT_FORWARD && dir != NLA_FFT_BACKWARD)
-        return nla_fail(ctx, NLA_EINVAL, fn, "dir has unknown value %d (expected "
-                        "NLA_FFT_FORWARD or NLA_FFT_BACKWARD)", (int)dir);
-    if (prec != NLA_DOUBLE && prec != NLA_FLOAT)
-        return nla_fail(ctx, NLA_EINVAL, fn, "prec has unknown value %d (expected "
-                        "NLA_DOUBLE or NLA_FLOAT)", (int)prec);
+    if (nla_fft_chk_dir(&ck, "dir", dir) || nla_fft_chk_prec(&ck, "prec", prec))
+        return ck.status;
     /* the descriptor's extent check would otherwise name desc */
     if ((uint64_t)n > (uint64_t)PTRDIFF_MAX / (prec == NLA_DOUBLE ? 16 : 8))
         return nla_fail(ctx, NLA_EINVAL, fn, "n (%lld): n complex values overflow size_t",

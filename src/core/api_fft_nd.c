@@ -156,15 +156,10 @@ static int chk_nd(nla_check *ck, const nla_fft_desc_nd *d, struct nla_fft_nd *nd
 {
     int64_t rows = 1, bytes, span;
 
-    if (d->kind != NLA_FFT_C2C && d->kind != NLA_FFT_R2C && d->kind != NLA_FFT_C2R)
-        return nla_chk_fail(ck, "desc->kind has unknown value %d (expected NLA_FFT_C2C, "
-                            "NLA_FFT_R2C or NLA_FFT_C2R)", (int)d->kind);
-    if (d->precision != NLA_DOUBLE && d->precision != NLA_FLOAT)
-        return nla_chk_fail(ck, "desc->precision has unknown value %d (expected "
-                            "NLA_DOUBLE or NLA_FLOAT)", (int)d->precision);
-    if (d->direction != NLA_FFT_FORWARD && d->direction != NLA_FFT_BACKWARD)
-        return nla_chk_fail(ck, "desc->direction has unknown value %d (expected "
-                            "NLA_FFT_FORWARD or NLA_FFT_BACKWARD)", (int)d->direction);
+    if (nla_fft_chk_kind(ck, "desc->kind", d->kind) ||
+        nla_fft_chk_prec(ck, "desc->precision", d->precision) ||
+        nla_fft_chk_dir(ck, "desc->direction", d->direction))
+        return 1;
     if (d->rank < 1 || d->rank > 3)
         return nla_chk_fail(ck, "desc->rank (%d) is not 1, 2 or 3", d->rank);
     for (int k = 0; k < d->rank; k++)
@@ -314,12 +309,8 @@ static nla_status plan_dims(const char *fn, nla_context *ctx, int rank, const in
                             "overflow ptrdiff_t", names[k], (long long)n[k],
                             rank == 2 ? "n0*n1" : "n0*n1*n2");
     }
-    if (dir != NLA_FFT_FORWARD && dir != NLA_FFT_BACKWARD)
-        return nla_fail(ctx, NLA_EINVAL, fn, "dir has unknown value %d (expected "
-                        "NLA_FFT_FORWARD or NLA_FFT_BACKWARD)", (int)dir);
-    if (prec != NLA_DOUBLE && prec != NLA_FLOAT)
-        return nla_fail(ctx, NLA_EINVAL, fn, "prec has unknown value %d (expected "
-                        "NLA_DOUBLE or NLA_FLOAT)", (int)prec);
+    if (nla_fft_chk_dir(&ck, "dir", dir) || nla_fft_chk_prec(&ck, "prec", prec))
+        return ck.status;
     memset(&d, 0, sizeof d);
     d.kind = NLA_FFT_C2C;
     d.precision = prec;

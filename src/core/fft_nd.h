@@ -1,14 +1,19 @@
 /*
- * fft_nd.h - between the FFT front end (api_fft.c, the plan handle) and
- * the multi-dimensional plans (api_fft_nd.c).
+ * fft_nd.h - between the FFT front end (api_fft.c: the plan handle, the
+ * enum checks) and the multi-dimensional plans (api_fft_nd.c).
  */
 #ifndef NLA_CORE_FFT_ND_H
 #define NLA_CORE_FFT_ND_H
 
-#include "internal.h"
+#include "check.h"
 
 struct nla_fft_nd;
 
+/* api_fft.c: an FFT enum argument is one of its values (its message
+   names the argument as given) */
+int nla_fft_chk_kind(nla_check *ck, const char *name, nla_fft_kind k);
+int nla_fft_chk_prec(nla_check *ck, const char *name, nla_precision p);
+int nla_fft_chk_dir(nla_check *ck, const char *name, nla_fft_direction d);
 /* api_fft.c: a 1-D plan, as nla_fft_plan_create, its errors named fn */
 nla_status nla_fft_plan_create_as(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
                                   nla_fft_plan **plan);

@@ -163,6 +163,18 @@ static int F(stock_build)(F(core) *c)
     return 0;
 }
 
+/* A four-step core runs its column blocks on nt threads (a plan of one
+   transform), each with its own gather buffer and scratch: the middle
+   result, then 2 blocks of the longer column a thread.  The blocks are the
+   same for any nt, so are the bits. */
+static void F(fourstep_threads)(F(core) *c, int nt)
+{
+    if (c->type != CORE_4STEP || nt < 1)
+        return;
+    c->nt = nt;
+    c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
+}
+
 /* n = n1*n2 with n1 the largest divisor of n at most sqrt(n) (both
    factors then have only the passes' radices) */
 static int F(fourstep_build)(F(core) *c)
@@ -195,21 +207,10 @@ static int F(fourstep_build)(F(core) *c)
         c->hi[2 * t] = (T)re;
         c->hi[2 * t + 1] = (T)im;
     }
-    c->nt = 1;
-    c->work = c->n + 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
+    F(fourstep_threads)(c, 1);
     return 0;
 }
 
-/* A four-step core of a plan of one transform runs its column blocks on
-   nt threads, each with its own gather buffer and scratch; the blocks are
-   the same for any nt, so are the bits. */
-static void F(fourstep_threads)(F(core) *c, int nt)
-{
-    if (c->type != CORE_4STEP || nt <= 1)
-        return;
-    c->nt = nt;
-    c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
-}
 
 /* The chirp and the transform of its conjugate are made in double
    precision (for float plans too), then rounded. */

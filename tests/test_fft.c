@@ -14,118 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fftw3.h>
+#include "fft_check.h"
 #include "refs.h"
-
-typedef long double ld;
-
-static double eps_of(nla_precision p) { return p == NLA_DOUBLE ? DBL_EPSILON : FLT_EPSILON; }
-static double lg2(int64_t n) { return n > 1 ? log2((double)n) : 1.0; }
-static size_t rsz(nla_precision p) { return p == NLA_DOUBLE ? sizeof(double) : sizeof(float); }
-
-/* n reals (or n complex: 2n reals) uniform in [-0.5, 0.5), stored in the
-   precision p, and the same values in long double. */
-static void *rand_real(nla_precision p, size_t count, uint64_t seed, ld *copy)
-{
-    double *d = malloc(count * sizeof *d);
-    void *x = malloc(count * rsz(p) + 64);
-    cr_assert(d && x);
-    ref_fill(d, count, seed);
-    for (size_t i = 0; i < count; i++) {
-        double v = 0.5 * d[i];
-        if (p == NLA_DOUBLE)
-            ((double *)x)[i] = v;
-        else
-            ((float *)x)[i] = (float)v;
-        if (copy)
-            copy[i] = p == NLA_DOUBLE ? (ld)v : (ld)(float)v;
-    }
-    free(d);
-    return x;
-}
-
-static ld get(const void *x, nla_precision p, size_t i)
-{
-    return p == NLA_DOUBLE ? (ld)((const double *)x)[i] : (ld)((const float *)x)[i];
-}
-
-/* ||y - ref|| / ||ref|| over count reals */
-static double rel_l2(const void *y, nla_precision p, const ld *ref, size_t count)
-{
-    ld num = 0, den = 0;
-    for (size_t i = 0; i < count; i++) {
-        ld e = get(y, p, i) - ref[i];
-        num += e * e;
-        den += ref[i] * ref[i];
-    }
-    return den > 0 ? (double)sqrtl(num / den) : (double)sqrtl(num);
-}
-
-/* the exact-ish DFT: fftw3l, complex interleaved in long double */
-static void ref_c2c(int64_t n, int dir, const ld *in, ld *out)
-{
-    fftwl_complex *a = fftwl_malloc(sizeof *a * (size_t)n), *b = fftwl_malloc(sizeof *b * (size_t)n);
-    fftwl_plan fp;
-    cr_assert(a && b);
-    fp = fftwl_plan_dft_1d((int)n, a, b, dir, FFTW_ESTIMATE);
-    for (int64_t i = 0; i < n; i++) {
-        a[i][0] = in[2 * i];
-        a[i][1] = in[2 * i + 1];
-    }
-    fftwl_execute(fp);
-    for (int64_t i = 0; i < n; i++) {
-        out[2 * i] = b[i][0];
-        out[2 * i + 1] = b[i][1];
-    }
-    fftwl_destroy_plan(fp);
-    fftwl_free(a);
-    fftwl_free(b);
-}
-
-static nla_fft_plan *plan_desc(nla_context *ctx, const nla_fft_desc *d)
-{
-    nla_fft_plan *p = NULL;
-    nla_status s = nla_fft_plan_create(ctx, d, &p);
-    cr_assert_eq(s, NLA_OK, "plan_create: %s", nla_context_error(ctx));
-    return p;
-}
-
-static nla_fft_desc desc_of(nla_fft_kind k, nla_precision p, int dir, int64_t n)
-{
-    nla_fft_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = k;
-    d.precision = p;
-    d.direction = dir;
-    d.n = n;
-    return d;
-}
-
-/* c2c of random data against fftw3l; returns err / (eps log2 n) */
-static double c2c_err(nla_context *ctx, nla_precision p, int dir, int64_t n, int inplace)
-{
-    ld *xin = malloc(sizeof(ld) * 2 * (size_t)n), *ref = malloc(sizeof(ld) * 2 * (size_t)n);
-    void *x = rand_real(p, 2 * (size_t)n, (uint64_t)n * 7 + (uint64_t)(dir + 2), xin);
-    void *y = inplace ? x : malloc(2 * (size_t)n * rsz(p));
-    void *x0 = malloc(2 * (size_t)n * rsz(p));
-    nla_fft_desc d = desc_of(NLA_FFT_C2C, p, dir, n);
-    nla_fft_plan *pl = plan_desc(ctx, &d);
-    double e;
-
-    memcpy(x0, x, 2 * (size_t)n * rsz(p));
-    cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK, "%s", nla_last_error());
-    if (!inplace)
-        cr_assert(memcmp(x, x0, 2 * (size_t)n * rsz(p)) == 0, "out-of-place input modified");
-    ref_c2c(n, dir, xin, ref);
-    e = rel_l2(y, p, ref, 2 * (size_t)n) / (eps_of(p) * lg2(n));
-    nla_fft_plan_destroy(pl);
-    if (!inplace)
-        free(y);
-    free(x);
-    free(x0);
-    free(xin);
-    free(ref);
-    return e;
-}
 
 static nla_context *ctx;
 static void setup(void) { ctx = ref_cpu_context(); }
@@ -143,7 +33,7 @@ Test(fft, c2c_powers_of_two)
             for (int dir = -1; dir <= 1; dir += 2) {
                 if (k == 20 && dir == 1)
                     continue;
-                double e = c2c_err(ctx, p, dir, n, k % 2);
+                double e = fc_c2c_err(ctx, p, dir, n, k % 2);
                 cr_expect(e <= 2.0, "%s n=2^%d dir %d: error %.3g eps*log2(n) > 2",
                           pi ? "float" : "double", k, dir, e);
             }
@@ -158,7 +48,7 @@ Test(fft, c2c_primes)
         for (int i = 0; i < 3; i++)
             for (int dir = -1; dir <= 1; dir += 2) {
                 nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
-                double e = c2c_err(ctx, p, dir, primes[i], i == 1);
+                double e = fc_c2c_err(ctx, p, dir, primes[i], i == 1);
                 cr_expect(e <= 2.0, "%s n=%lld dir %d: error %.3g eps*log2(n) > 2",
                           pi ? "float" : "double", (long long)primes[i], dir, e);
             }
@@ -171,20 +61,10 @@ Test(fft, c2c_bluestein_sizes)
     for (int pi = 0; pi < 2; pi++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
-            double e = c2c_err(ctx, p, i % 2 ? 1 : -1, sizes[i], i % 3 == 0);
+            double e = fc_c2c_err(ctx, p, i % 2 ? 1 : -1, sizes[i], i % 3 == 0);
             cr_expect(e <= 10.0, "%s n=%lld: error %.3g eps*log2(n) > 10",
                       pi ? "float" : "double", (long long)sizes[i], e);
         }
-}
-
-/* n whose prime factors all have a pass (2, 3, 5, 7, 11, 13): no Bluestein */
-static int smooth(int64_t n)
-{
-    static const int64_t f[] = { 2, 3, 5, 7, 11, 13 };
-    for (int i = 0; i < 6; i++)
-        while (n % f[i] == 0)
-            n /= f[i];
-    return n == 1;
 }
 
 /* every n up to 4096 in double (1024 in float), each direction, in and out
@@ -196,8 +76,8 @@ Test(fft, c2c_every_n)
         int64_t nmax = pi ? REF_SIZE(1024, 96) : REF_SIZE(4096, 160);
         int bad = 0;
         for (int64_t n = 1; n <= nmax; n++) {
-            double e = c2c_err(ctx, p, n % 2 ? 1 : -1, n, n % 3 == 0);
-            double bound = smooth(n) ? 2.0 : 10.0;
+            double e = fc_c2c_err(ctx, p, n % 2 ? 1 : -1, n, n % 3 == 0);
+            double bound = fc_smooth(n) ? 2.0 : 10.0;
             if (e > bound && bad++ < 10)
                 cr_expect(e <= bound, "%s n=%lld: error %.3g eps*log2(n) > %g",
                           pi ? "float" : "double", (long long)n, e, bound);
@@ -225,7 +105,7 @@ Test(fft_small_l3, c2c_four_step_mixed, .init = small_l3, .fini = teardown)
     for (int pi = 0; pi < 2; pi++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
-            double e = c2c_err(ctx, p, i % 2 ? 1 : -1, sizes[i], i == 1);
+            double e = fc_c2c_err(ctx, p, i % 2 ? 1 : -1, sizes[i], i == 1);
             cr_expect(e <= 2.0, "%s n=%lld: error %.3g eps*log2(n) > 2",
                       pi ? "float" : "double", (long long)sizes[i], e);
         }
@@ -240,17 +120,17 @@ Test(fft, round_trip)
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
             int64_t n = sizes[i];
             ld *xin = malloc(sizeof(ld) * 2 * (size_t)n);
-            void *x = rand_real(p, 2 * (size_t)n, 99 + (uint64_t)i, xin);
-            void *y = malloc(2 * (size_t)n * rsz(p));
-            nla_fft_desc df = desc_of(NLA_FFT_C2C, p, NLA_FFT_FORWARD, n);
-            nla_fft_desc db = desc_of(NLA_FFT_C2C, p, NLA_FFT_BACKWARD, n);
-            nla_fft_plan *pf = plan_desc(ctx, &df), *pb = plan_desc(ctx, &db);
+            void *x = fc_rand_real(p, 2 * (size_t)n, 99 + (uint64_t)i, xin);
+            void *y = malloc(2 * (size_t)n * fc_rsz(p));
+            nla_fft_desc df = fc_desc_of(NLA_FFT_C2C, p, NLA_FFT_FORWARD, n);
+            nla_fft_desc db = fc_desc_of(NLA_FFT_C2C, p, NLA_FFT_BACKWARD, n);
+            nla_fft_plan *pf = fc_plan_desc(ctx, &df), *pb = fc_plan_desc(ctx, &db);
             double e;
             cr_assert_eq(nla_fft_execute(pf, x, y), NLA_OK);
             cr_assert_eq(nla_fft_execute(pb, y, y), NLA_OK);
             for (int64_t j = 0; j < 2 * n; j++)
                 xin[j] *= (ld)n;
-            e = rel_l2(y, p, xin, 2 * (size_t)n) / (eps_of(p) * lg2(n));
+            e = fc_rel_l2(y, p, xin, 2 * (size_t)n) / (fc_eps_of(p) * fc_lg2(n));
             cr_expect(e <= 4.0, "%s n=%lld: round trip error %.3g eps*log2(n)",
                       pi ? "float" : "double", (long long)n, e);
             nla_fft_plan_destroy(pf);
@@ -267,8 +147,8 @@ Test(fft, linearity)
     static const int64_t sizes[] = { 16, 1024, 1000, 4093 };
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         int64_t n = sizes[i];
-        double *x = rand_real(NLA_DOUBLE, 2 * (size_t)n, 5, NULL);
-        double *y = rand_real(NLA_DOUBLE, 2 * (size_t)n, 6, NULL);
+        double *x = fc_rand_real(NLA_DOUBLE, 2 * (size_t)n, 5, NULL);
+        double *y = fc_rand_real(NLA_DOUBLE, 2 * (size_t)n, 6, NULL);
         double *z = malloc(16 * (size_t)n), *fx = malloc(16 * (size_t)n);
         double *fy = malloc(16 * (size_t)n), *fz = malloc(16 * (size_t)n);
         ld num = 0, den = 0;
@@ -284,7 +164,7 @@ Test(fft, linearity)
             num += e * e;
             den += (ld)fz[j] * fz[j];
         }
-        cr_expect((double)sqrtl(num / den) <= 10 * DBL_EPSILON * lg2(n),
+        cr_expect((double)sqrtl(num / den) <= 10 * DBL_EPSILON * fc_lg2(n),
                   "n=%lld: linearity error %.3g", (long long)n, (double)sqrtl(num / den));
         nla_fft_plan_destroy(p);
         free(x); free(y); free(z); free(fx); free(fy); free(fz);
@@ -309,7 +189,7 @@ Test(fft, impulse)
                 ref[2 * k] = cosl(a);
                 ref[2 * k + 1] = dir * sinl(a);
             }
-            cr_expect(rel_l2(y, NLA_DOUBLE, ref, 2 * (size_t)n) <= 4 * DBL_EPSILON * lg2(n),
+            cr_expect(fc_rel_l2(y, NLA_DOUBLE, ref, 2 * (size_t)n) <= 4 * DBL_EPSILON * fc_lg2(n),
                       "n=%lld dir %d: impulse", (long long)n, dir);
             nla_fft_plan_destroy(p);
             free(x); free(y); free(ref);
@@ -322,7 +202,7 @@ Test(fft, shift)
     static const int64_t sizes[] = { 64, 4096, 100 };
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         int64_t n = sizes[i], s = n / 4 + 1;
-        double *x = rand_real(NLA_DOUBLE, 2 * (size_t)n, 11, NULL);
+        double *x = fc_rand_real(NLA_DOUBLE, 2 * (size_t)n, 11, NULL);
         double *xs = malloc(16 * (size_t)n), *fx = malloc(16 * (size_t)n), *fs = malloc(16 * (size_t)n);
         ld num = 0, den = 0;
         nla_fft_plan *p;
@@ -341,73 +221,13 @@ Test(fft, shift)
             num += er * er + ei * ei;
             den += (ld)fs[2 * k] * fs[2 * k] + (ld)fs[2 * k + 1] * fs[2 * k + 1];
         }
-        cr_expect((double)sqrtl(num / den) <= 8 * DBL_EPSILON * lg2(n), "n=%lld: shift",
+        cr_expect((double)sqrtl(num / den) <= 8 * DBL_EPSILON * fc_lg2(n), "n=%lld: shift",
                   (long long)n);
         nla_fft_plan_destroy(p);
         free(x); free(xs); free(fx); free(fs);
     }
 }
 
-/* R2C against the C2C of the real data; C2R against the C2C of the full
-   Hermitian array; in place with FFTW's padding as well.  Bound: bf
-   eps log2(n). */
-static void real_check(nla_precision p, int64_t n, double bf)
-{
-    int64_t h = n / 2 + 1;
-    size_t es = rsz(p);
-    ld *xl = malloc(sizeof(ld) * (size_t)n), *cin = calloc(2 * (size_t)n, sizeof(ld));
-    ld *cout = malloc(sizeof(ld) * 2 * (size_t)n), *rout = malloc(sizeof(ld) * (size_t)n);
-    void *x = rand_real(p, (size_t)n, 21 + (uint64_t)n, xl);
-    void *X = malloc(2 * (size_t)h * es), *xr = malloc((size_t)n * es);
-    void *pad = malloc(2 * (size_t)h * es), *x0 = malloc((size_t)n * es);
-    nla_fft_desc dr = desc_of(NLA_FFT_R2C, p, NLA_FFT_FORWARD, n);
-    nla_fft_desc dc = desc_of(NLA_FFT_C2R, p, NLA_FFT_BACKWARD, n);
-    nla_fft_plan *pr = plan_desc(ctx, &dr), *pc = plan_desc(ctx, &dc);
-    double e, bound = bf * eps_of(p) * lg2(n);
-    void *X0 = malloc(2 * (size_t)h * es);
-
-    memcpy(x0, x, (size_t)n * es);
-    cr_assert_eq(nla_fft_execute(pr, x, X), NLA_OK, "%s", nla_last_error());
-    cr_assert(memcmp(x, x0, (size_t)n * es) == 0);
-    for (int64_t j = 0; j < n; j++)
-        cin[2 * j] = xl[j];
-    ref_c2c(n, -1, cin, cout);
-    e = rel_l2(X, p, cout, 2 * (size_t)h);
-    cr_expect(e <= bound, "%s n=%lld: r2c error %.3g", p == NLA_FLOAT ? "s" : "d", (long long)n, e);
-    /* in place: n reals in a buffer of 2h */
-    memcpy(pad, x, (size_t)n * es);
-    cr_assert_eq(nla_fft_execute(pr, pad, pad), NLA_OK);
-    cr_expect(memcmp(pad, X, 2 * (size_t)h * es) == 0, "n=%lld: in-place r2c differs",
-              (long long)n);
-
-    /* C2R of the half spectrum X: compare with the C2C backward of its
-       Hermitian extension; the input is not modified */
-    for (int64_t k = 0; k < n; k++) {
-        int64_t kk = k < h ? k : n - k;
-        cin[2 * k] = get(X, p, 2 * (size_t)kk);
-        cin[2 * k + 1] = (k < h ? 1 : -1) * get(X, p, 2 * (size_t)kk + 1);
-    }
-    cin[1] = 0;
-    if (n % 2 == 0)
-        cin[2 * (n / 2) + 1] = 0;
-    ref_c2c(n, 1, cin, cout);
-    for (int64_t j = 0; j < n; j++)
-        rout[j] = cout[2 * j];
-    memcpy(X0, X, 2 * (size_t)h * es);
-    cr_assert_eq(nla_fft_execute(pc, X, xr), NLA_OK, "%s", nla_last_error());
-    cr_assert(memcmp(X, X0, 2 * (size_t)h * es) == 0, "c2r modified its input");
-    e = rel_l2(xr, p, rout, (size_t)n);
-    cr_expect(e <= bound, "%s n=%lld: c2r error %.3g", p == NLA_FLOAT ? "s" : "d", (long long)n, e);
-    memcpy(pad, X, 2 * (size_t)h * es);
-    cr_assert_eq(nla_fft_execute(pc, pad, pad), NLA_OK);
-    cr_expect(memcmp(pad, xr, (size_t)n * es) == 0, "n=%lld: in-place c2r differs",
-              (long long)n);
-
-    nla_fft_plan_destroy(pr);
-    nla_fft_plan_destroy(pc);
-    free(xl); free(cin); free(cout); free(rout); free(x); free(X); free(xr);
-    free(pad); free(x0); free(X0);
-}
 
 Test(fft, real_transforms)
 {
@@ -415,7 +235,7 @@ Test(fft, real_transforms)
                                      1 << 16, 1 << 18 };
     for (int pi = 0; pi < 2; pi++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
-            real_check(pi ? NLA_FLOAT : NLA_DOUBLE, sizes[i], sizes[i] == 4093 ? 2.0 : 10.0);
+            fc_real_check(ctx, pi ? NLA_FLOAT : NLA_DOUBLE, sizes[i], sizes[i] == 4093 ? 2.0 : 10.0);
 }
 
 /* every n up to 4096 in double (1024 in float): 2*eps*log2(n) for smooth
@@ -425,7 +245,7 @@ Test(fft, real_every_n)
     for (int pi = 0; pi < 2; pi++) {
         int64_t nmax = pi ? REF_SIZE(1024, 64) : REF_SIZE(4096, 128);
         for (int64_t n = 1; n <= nmax; n++)
-            real_check(pi ? NLA_FLOAT : NLA_DOUBLE, n, smooth(n) ? 2.0 : 10.0);
+            fc_real_check(ctx, pi ? NLA_FLOAT : NLA_DOUBLE, n, fc_smooth(n) ? 2.0 : 10.0);
     }
 }
 
@@ -434,8 +254,8 @@ Test(fft, c2r_ignores_imaginary_dc)
 {
     int64_t n = 16;
     double X[18], Y[18], a[16], b[16];
-    nla_fft_desc d = desc_of(NLA_FFT_C2R, NLA_DOUBLE, NLA_FFT_BACKWARD, n);
-    nla_fft_plan *p = plan_desc(ctx, &d);
+    nla_fft_desc d = fc_desc_of(NLA_FFT_C2R, NLA_DOUBLE, NLA_FFT_BACKWARD, n);
+    nla_fft_plan *p = fc_plan_desc(ctx, &d);
     ref_fill(X, 18, 3);
     memcpy(Y, X, sizeof X);
     Y[1] = 123;
@@ -457,14 +277,14 @@ static void batch_case(nla_fft_kind kind, nla_precision p, int64_t n, int64_t hm
     const int64_t lin = kind == NLA_FFT_C2R ? n / 2 + 1 : n;
     const int64_t lout = kind == NLA_FFT_R2C ? n / 2 + 1 : n;
     const int ci = kind == NLA_FFT_R2C ? 1 : 2, co = kind == NLA_FFT_C2R ? 1 : 2;
-    const size_t es = rsz(p);
+    const size_t es = fc_rsz(p);
     const int64_t is1 = is ? is : 1, os1 = os ? os : 1;
     const int64_t id1 = id ? id : lin * is1, od1 = od ? od : lout * os1;
     const int64_t inext = (hm - 1) * id1 + (lin - 1) * is1 + 1;
     const int64_t onext = (hm - 1) * od1 + (lout - 1) * os1 + 1;
-    nla_fft_desc d = desc_of(kind, p, kind == NLA_FFT_C2R ? 1 : -1, n), d1;
+    nla_fft_desc d = fc_desc_of(kind, p, kind == NLA_FFT_C2R ? 1 : -1, n), d1;
     nla_fft_plan *pb, *p1;
-    char *in = rand_real(p, (size_t)(inext * ci), (uint64_t)(n + hm), NULL);
+    char *in = fc_rand_real(p, (size_t)(inext * ci), (uint64_t)(n + hm), NULL);
     char *out = malloc((size_t)(onext * co) * es);
     char *g = malloc((size_t)(lin * ci) * es), *r = malloc((size_t)(lout * co) * es);
     ld *ref = malloc(sizeof(ld) * (size_t)(lout * co));
@@ -475,11 +295,11 @@ static void batch_case(nla_fft_kind kind, nla_precision p, int64_t n, int64_t hm
     d.ostride = os;
     d.odist = od;
     d.scale = scale;
-    d1 = desc_of(kind, p, d.direction, n);
+    d1 = fc_desc_of(kind, p, d.direction, n);
     d1.scale = scale;
     nla_context_set_threads(ctx, threads);
-    pb = plan_desc(ctx, &d);
-    p1 = plan_desc(ctx, &d1);
+    pb = fc_plan_desc(ctx, &d);
+    p1 = fc_plan_desc(ctx, &d1);
     nla_context_set_threads(ctx, 1);
     cr_assert_eq(nla_fft_execute(pb, in, out), NLA_OK, "%s", nla_last_error());
     for (int64_t b = 0; b < hm; b++) {
@@ -488,11 +308,11 @@ static void batch_case(nla_fft_kind kind, nla_precision p, int64_t n, int64_t hm
                    (size_t)ci * es);
         cr_assert_eq(nla_fft_execute(p1, g, r), NLA_OK);
         for (int64_t j = 0; j < lout * co; j++)
-            ref[j] = get(r, p, (size_t)j);
+            ref[j] = fc_get(r, p, (size_t)j);
         for (int64_t j = 0; j < lout; j++)
             for (int c = 0; c < co; c++) {
-                ld v = get(out, p, (size_t)((b * od1 + j * os1) * co + c));
-                cr_assert(fabsl(v - ref[j * co + c]) <= 4 * eps_of(p) * lg2(n) *
+                ld v = fc_get(out, p, (size_t)((b * od1 + j * os1) * co + c));
+                cr_assert(fabsl(v - ref[j * co + c]) <= 4 * fc_eps_of(p) * fc_lg2(n) *
                                                              (1 + fabsl(ref[j * co + c])),
                           "kind %d n=%lld hm=%lld transform %lld element %lld: %Lg vs %Lg", (int)kind,
                           (long long)n, (long long)hm, (long long)b, (long long)j, v, ref[j * co + c]);
@@ -528,25 +348,25 @@ Test(fft, batches)
 Test(fft, batches_in_place)
 {
     int64_t n = 32, hm = 4, h = n / 2 + 1;
-    double *a = rand_real(NLA_DOUBLE, (size_t)(2 * n * hm), 8, NULL);
+    double *a = fc_rand_real(NLA_DOUBLE, (size_t)(2 * n * hm), 8, NULL);
     double *b = malloc(sizeof(double) * (size_t)(2 * n * hm));
-    nla_fft_desc d = desc_of(NLA_FFT_R2C, NLA_DOUBLE, -1, n), c;
+    nla_fft_desc d = fc_desc_of(NLA_FFT_R2C, NLA_DOUBLE, -1, n), c;
     nla_fft_plan *pi, *po;
     d.howmany = hm;
     d.idist = 2 * h;
     d.odist = h;
     c = d;
-    pi = plan_desc(ctx, &d);
-    po = plan_desc(ctx, &c);
+    pi = fc_plan_desc(ctx, &d);
+    po = fc_plan_desc(ctx, &c);
     cr_assert_eq(nla_fft_execute(po, a, b), NLA_OK);
     cr_assert_eq(nla_fft_execute(pi, a, a), NLA_OK, "%s", nla_last_error());
     cr_expect(memcmp(a, b, sizeof(double) * (size_t)(2 * h * hm)) == 0);
     nla_fft_plan_destroy(pi);
     nla_fft_plan_destroy(po);
     /* C2C in place, batched */
-    d = desc_of(NLA_FFT_C2C, NLA_DOUBLE, -1, n);
+    d = fc_desc_of(NLA_FFT_C2C, NLA_DOUBLE, -1, n);
     d.howmany = hm;
-    pi = plan_desc(ctx, &d);
+    pi = fc_plan_desc(ctx, &d);
     ref_fill(a, (size_t)(2 * n * hm), 4);
     cr_assert_eq(nla_fft_execute(pi, a, b), NLA_OK);
     cr_assert_eq(nla_fft_execute(pi, a, a), NLA_OK);
@@ -581,7 +401,7 @@ Test(fft, shared_plan_threads)
     static const int64_t sizes[] = { 256, 1000, 1 << 17 };
     for (size_t i = 0; i < 3; i++) {
         int64_t n = sizes[i];
-        double *x = rand_real(NLA_DOUBLE, 2 * (size_t)n, 77, NULL);
+        double *x = fc_rand_real(NLA_DOUBLE, 2 * (size_t)n, 77, NULL);
         double *y1 = malloc(16 * (size_t)n);
         struct thr_arg a[4];
         pthread_t t[4];
@@ -616,7 +436,7 @@ Test(fft, shared_plan_threads)
 
 Test(fft, bad_plan_arguments)
 {
-    nla_fft_desc d = desc_of(NLA_FFT_C2C, NLA_DOUBLE, NLA_FFT_FORWARD, 16), b;
+    nla_fft_desc d = fc_desc_of(NLA_FFT_C2C, NLA_DOUBLE, NLA_FFT_FORWARD, 16), b;
     nla_fft_plan *sentinel = (nla_fft_plan *)&d, *p = sentinel;
 
     EXPECT_MSG(nla_fft_plan_create(NULL, &d, &p), NLA_EINVAL, "nla_fft_plan_create: ctx is NULL");
@@ -667,8 +487,8 @@ Test(fft, bad_plan_arguments)
 
 Test(fft, bad_execute_arguments)
 {
-    nla_fft_desc d = desc_of(NLA_FFT_C2C, NLA_DOUBLE, NLA_FFT_FORWARD, 8);
-    nla_fft_plan *p = plan_desc(ctx, &d), *pr;
+    nla_fft_desc d = fc_desc_of(NLA_FFT_C2C, NLA_DOUBLE, NLA_FFT_FORWARD, 8);
+    nla_fft_plan *p = fc_plan_desc(ctx, &d), *pr;
     double x[16], y[16], y0[16];
     for (int i = 0; i < 16; i++)
         x[i] = i, y[i] = y0[i] = -1;
@@ -681,9 +501,9 @@ Test(fft, bad_execute_arguments)
     cr_expect(memcmp(y, y0, sizeof y) == 0, "output written on failure");
     cr_expect_eq(nla_fft_execute_c2c_d(p, x, y), NLA_OK);
     /* batched R2C in place needs the padded layout */
-    d = desc_of(NLA_FFT_R2C, NLA_DOUBLE, NLA_FFT_FORWARD, 6);
+    d = fc_desc_of(NLA_FFT_R2C, NLA_DOUBLE, NLA_FFT_FORWARD, 6);
     d.howmany = 2;
-    pr = plan_desc(ctx, &d);
+    pr = fc_plan_desc(ctx, &d);
     memcpy(y, y0, sizeof y);
     EXPECT_MSG(nla_fft_execute(pr, y, y), NLA_EINVAL, "in == out");
     cr_expect(memcmp(y, y0, sizeof y) == 0, "output written on failure");

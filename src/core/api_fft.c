@@ -311,11 +311,15 @@ static int on_device(const nla_fft_plan *p, const void *in, const void *out)
             p->probe->is_device_ptr(p->probe_state, out));
 }
 
-static nla_status execute(const char *fn, const nla_fft_plan *plan, const void *in,
-                          void *out, int typed, nla_fft_kind kind, nla_precision prec)
+/* Inlined in each entry point: the checks cost a few compares, so the
+   smallest transforms are not dominated by the call path. */
+static inline __attribute__((always_inline)) nla_status
+execute(const char *fn, const nla_fft_plan *plan, const void *in, void *out, int typed,
+        nla_fft_kind kind, nla_precision prec)
 {
-    char why[256] = "";
+    char why[256];
     nla_status s;
+    why[0] = '\0';  /* the backend writes a reason only on failure */
     if (!plan)
         return nla_fail(NULL, NLA_EINVAL, fn, "plan is NULL");
     if (plan->magic != PLAN_MAGIC)

@@ -130,6 +130,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KMULC dmulconj
 #define KR2C dr2c_post
 #define KC2R dc2r_pre
+#define KSMALL dsmall
 #include "fft_tmpl.h"
 #undef T
 #undef F
@@ -139,6 +140,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KMULC
 #undef KR2C
 #undef KC2R
+#undef KSMALL
 
 #define T float
 #define F(name) s_##name
@@ -148,6 +150,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KMULC smulconj
 #define KR2C sr2c_post
 #define KC2R sc2r_pre
+#define KSMALL ssmall
 #include "fft_tmpl.h"
 #undef T
 #undef F
@@ -157,48 +160,32 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KMULC
 #undef KR2C
 #undef KC2R
+#undef KSMALL
 
-struct cpu_plan {
-    nla_precision prec;
-    void *p;    /* d_plan or s_plan */
-};
-
+/* The backend's plan is a d_plan or an s_plan, each of which begins with
+   its descriptor: the precision says which. */
 nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl)
 {
-    struct cpu_plan *cp = calloc(1, sizeof *cp);
-    nla_status s;
-    if (!cp)
-        return NLA_ENOMEM;
-    cp->prec = desc->precision;
-    s = desc->precision == NLA_DOUBLE
-        ? d_plan_create(desc, ex->nthreads, (d_plan **)&cp->p)
-        : s_plan_create(desc, ex->nthreads, (s_plan **)&cp->p);
-    if (s != NLA_OK) {
-        free(cp);
-        return s;
-    }
-    *impl = cp;
-    return NLA_OK;
+    return desc->precision == NLA_DOUBLE
+        ? d_plan_create(desc, ex->nthreads, (d_plan **)impl)
+        : s_plan_create(desc, ex->nthreads, (s_plan **)impl);
 }
 
 nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out, char *msg,
                                 size_t msglen)
 {
-    const struct cpu_plan *cp = impl;
     (void)msg; /* its only failure, NLA_ENOMEM, says enough */
     (void)msglen;
-    return cp->prec == NLA_DOUBLE ? d_plan_execute(cp->p, in, out)
-                                  : s_plan_execute(cp->p, in, out);
+    return ((const nla_fft_desc *)impl)->precision == NLA_DOUBLE
+        ? d_plan_execute(impl, in, out) : s_plan_execute(impl, in, out);
 }
 
 void nla_cpu_fft_destroy(void *impl)
 {
-    struct cpu_plan *cp = impl;
-    if (!cp)
+    if (!impl)
         return;
-    if (cp->prec == NLA_DOUBLE)
-        d_plan_free(cp->p);
+    if (((const nla_fft_desc *)impl)->precision == NLA_DOUBLE)
+        d_plan_free(impl);
     else
-        s_plan_free(cp->p);
-    free(cp);
+        s_plan_free(impl);
 }

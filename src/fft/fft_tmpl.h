@@ -1,8 +1,8 @@
 /*
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
- *   KVC KBC KLANE KR2C KC2R KMULC  the kernel table's fields of that
- *   precision.
+ *   KVC KBC KLANE KR2C KC2R KMULC KSMALL  the kernel table's fields of
+ *   that precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
  * (x == y allowed; otherwise x is not written), using a scratch area of
@@ -12,7 +12,10 @@
  *               the last-level cache (fft.stockham_max_bytes of the CPU
  *               configuration, tune.h): Stockham autosort passes of radix
  *               8 (then 4 or 2), then the odd primes from the largest
- *               (F(radices)), ping-ponging between y and scratch
+ *               (F(radices)), ping-ponging between y and scratch; one
+ *               transform of n = 2^k <= 2^NLA_FFT_SMALL_LOG runs the
+ *               codelet KSMALL instead (the passes still serve batches
+ *               interleaved element by element)
  *   CORE_4STEP  the same n past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
@@ -39,6 +42,7 @@ typedef struct F(core) F(core);
 struct F(core) {
     int type, fwd;
     int64_t n;
+    int small;                    /* log2 n when the codelet KSMALL[fwd][small] does it, else 0 */
     int64_t work;                 /* complex scratch values run() needs */
     /* CORE_STOCK */
     int nst;
@@ -56,12 +60,15 @@ struct F(core) {
 };
 
 typedef struct F(plan) {
-    nla_fft_desc d;
+    nla_fft_desc d;      /* first: nla_cpu_fft_execute reads its precision */
     const nla_fft_kernels *kt;
     F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
     T *rtw;              /* real transforms, even n: W_n^k, k <= n/2 */
     int64_t work;        /* complex scratch values per transform */
     int cols;            /* C2C on adjacent columns: F(c2c_cols) */
+    /* C2C, unit strides, no scale, n with a codelet: the whole batch in
+       one call of it */
+    void (*direct)(int64_t hm, int64_t id, int64_t od, const T *x, T *y);
     int nthreads;
     struct scratch_pool pool;
 } F(plan);
@@ -274,6 +281,8 @@ static F(core) *F(core_build)(int64_t n, int fwd)
         if (n * 2 * (int64_t)sizeof(T) <= nla_tuning_get()->fft.stockham_max_bytes) {
             c->type = CORE_STOCK;
             rc = F(stock_build)(c);
+            if ((n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG))
+                c->small = F(ilog2)(n);
         } else {
             c->type = CORE_4STEP;
             rc = F(fourstep_build)(c);
@@ -434,7 +443,10 @@ static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
         y[1] = x[1];
         break;
     case CORE_STOCK:
-        F(stock_run)(c, kt, 1, x, y, work);
+        if (c->small)
+            kt->KSMALL[c->fwd][c->small](1, 0, 0, x, y);
+        else
+            F(stock_run)(c, kt, 1, x, y, work);
         break;
     case CORE_4STEP:
         F(fourstep_run)(c, kt, x, y, work);
@@ -608,6 +620,9 @@ static nla_status F(plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **
               d->istride > 1 && d->ostride == d->istride && d->idist == 1 && d->odist == 1;
     if (p->cols && p->work < 2 * COL_BLOCK * n)
         p->work = 2 * COL_BLOCK * n;
+    if (d->kind == NLA_FFT_C2C && p->c->small && d->istride == 1 && d->ostride == 1 &&
+        d->scale == 1.0)
+        p->direct = p->kt->KSMALL[p->c->fwd][p->c->small];
     atomic_init(&p->pool.busy, 0);
     p->pool.bytes = (size_t)p->work * 2 * sizeof(T);
     *out = p;
@@ -639,6 +654,11 @@ static void F(c2c_cols)(const F(plan) *p, const T *in, T *out, int64_t b0, int64
 static void F(run_range)(const F(plan) *p, const T *in, T *out, int64_t b0,
                          int64_t b1, T *work)
 {
+    if (p->direct) {
+        const int64_t id = p->d.idist, od = p->d.odist;
+        p->direct(b1 - b0, id, od, in + 2 * b0 * id, out + 2 * b0 * od);
+        return;
+    }
     if (p->cols) {
         F(c2c_cols)(p, in, out, b0, b1, work);
         return;
@@ -658,7 +678,7 @@ static void F(run_range)(const F(plan) *p, const T *in, T *out, int64_t b0,
     }
 }
 
-static nla_status F(plan_execute)(const F(plan) *pc, const void *in, void *out)
+static nla_status F(plan_run)(const F(plan) *pc, const void *in, void *out)
 {
     F(plan) *p = (F(plan) *)pc;   /* only the scratch pool changes */
     const int64_t hm = p->d.howmany;
@@ -702,6 +722,17 @@ static nla_status F(plan_execute)(const F(plan) *pc, const void *in, void *out)
     }
 #endif
     return st;
+}
+
+/* A codelet's plan on one thread calls it straight away: the path of the
+   smallest transforms stays a few instructions long. */
+static inline nla_status F(plan_execute)(const F(plan) *p, const void *in, void *out)
+{
+    if (p->direct && (p->d.howmany == 1 || p->nthreads <= 1)) {
+        p->direct(p->d.howmany, p->d.idist, p->d.odist, in, out);
+        return NLA_OK;
+    }
+    return F(plan_run)(p, in, out);
 }
 
 #undef COL_BLOCK

@@ -38,6 +38,8 @@
    through Bluestein. */
 #define NLA_FFT_NRADIX 8
 #define NLA_FFT_MAX_ODD 13
+/* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG have a codelet */
+#define NLA_FFT_SMALL_LOG 6
 static inline int nla_fft_radix_slot(int r)
 {
     switch (r) {
@@ -77,6 +79,14 @@ typedef struct nla_fft_kernels {
                       int64_t os);
     void (*dc2r_pre)(int64_t h, const double *x, int64_t is, const double *w, double *z);
     void (*sc2r_pre)(int64_t h, const float *x, int64_t is, const float *w, float *z);
+    /* Whole transforms of n = 2^k, 1 <= k <= NLA_FFT_SMALL_LOG, in
+       registers (small_tmpl.h): hm transforms, x + b*id -> y + b*od in
+       complex values; x == y allowed.  Indexed [forward][k]; [.][0] is
+       NULL. */
+    void (*dsmall[2][NLA_FFT_SMALL_LOG + 1])(int64_t hm, int64_t id, int64_t od,
+                                             const double *x, double *y);
+    void (*ssmall[2][NLA_FFT_SMALL_LOG + 1])(int64_t hm, int64_t id, int64_t od,
+                                             const float *x, float *y);
     /* y[i] = conj(a[i] * b[i]), i < n (complex) */
     void (*dmulconj)(int64_t n, const double *a, const double *b, double *y);
     void (*smulconj)(int64_t n, const float *a, const float *b, float *y);

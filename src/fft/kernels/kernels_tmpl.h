@@ -51,7 +51,9 @@ static const double fk_sin[14][6] = {
 
 /* Each precision twice: one complex value a vector (d1, s1: the values
    that do not fill a vector, FK_ONE), then full vectors (dv, sv), whose
-   kernels hand those values to the first (FK_TAIL). */
+   kernels hand those values to the first (FK_TAIL).  With 64-byte vectors
+   floats also get half vectors (sh), for the codelets too small for a
+   full one (FK_SMALL_TAIL). */
 #define FK_T double
 #define FK_TSIZE 8
 #define FK_ONE 1
@@ -80,6 +82,19 @@ static const double fk_sin[14][6] = {
 #undef FK_PFX
 #undef FK_NL
 #undef FK_ONE
+#if NLA_FVBYTES == 64
+/* half vectors of floats, for the codelets of 16 and 32 values */
+#define FK_ONE 1
+#define FK_TAIL s1
+#define FK_PFX sh
+#define FK_NL 8
+#include "kernels_tmpl.h"
+#undef FK_PFX
+#undef FK_NL
+#undef FK_ONE
+#undef FK_TAIL
+#define FK_SMALL_TAIL sh
+#endif
 #define FK_TAIL s1
 #define FK_PFX sv
 #define FK_NL (NLA_FVBYTES / 4)
@@ -87,6 +102,7 @@ static const double fk_sin[14][6] = {
 #undef FK_T
 #undef FK_TSIZE
 #undef FK_TAIL
+#undef FK_SMALL_TAIL
 #undef FK_PFX
 #undef FK_NL
 
@@ -95,6 +111,10 @@ static const double fk_sin[14][6] = {
       pfx##_##kind##3##d, pfx##_##kind##5##d, pfx##_##kind##7##d,              \
       pfx##_##kind##11##d, pfx##_##kind##13##d }
 #define FK_PASSES(pfx, kind) { FK_PASS_DIR(pfx, kind, b), FK_PASS_DIR(pfx, kind, f) }
+#define FK_SMALL_DIR(pfx, d)                                                   \
+    { NULL, pfx##_small1##d, pfx##_small2##d, pfx##_small3##d,                 \
+      pfx##_small4##d, pfx##_small5##d, pfx##_small6##d }
+#define FK_SMALLS(pfx) { FK_SMALL_DIR(pfx, b), FK_SMALL_DIR(pfx, f) }
 
 const nla_fft_kernels NLA_FKTAB = {
     .name = NLA_FKNAME,
@@ -108,6 +128,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .sr2c_post = sv_r2c_post,
     .dc2r_pre = dv_c2r_pre,
     .sc2r_pre = sv_c2r_pre,
+    .dsmall = FK_SMALLS(dv),
+    .ssmall = FK_SMALLS(sv),
     .dmulconj = dv_mulconj,
     .smulconj = sv_mulconj,
 };
@@ -407,6 +429,8 @@ FK_INLINE void FK(lane_range)(int r, int fwd, int64_t m, int64_t s, const FK_T *
         FK_N(FK_TAIL, lane_range)(r, fwd, m, s, twl, x, y, i, i1);
 #endif
 }
+
+#include "small_tmpl.h"
 
 #ifndef FK_ONE
 /* The s == 1 pass of a power-of-two radix with per-lane twiddles

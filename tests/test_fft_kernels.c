@@ -1,0 +1,160 @@
+/*
+ * test_fft_kernels.c - every FFT kernel table (NLA_CPU_ISA=generic, avx2,
+ * avx512), so that each ISA's codelets, passes and real-transform steps
+ * are checked whatever this CPU would pick.  A suite whose table this CPU
+ * cannot run is skipped, saying so.
+ *
+ * Against FFTW's long-double transforms (fftw3l, fft_check.h): at most
+ * 2*eps*log2(n) for n whose prime factors are at most 13, 10*eps*log2(n)
+ * through Bluestein.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fft_check.h"
+#include "refs.h"
+
+static nla_context *ctx;
+
+/* The library reads NLA_CPU_ISA once, at its first use: each Criterion
+   test is its own process, so the setting holds for the whole test. */
+static void use_isa(const char *isa)
+{
+    setenv("NLA_CPU_ISA", isa, 1);
+    ctx = ref_cpu_context();
+}
+static void teardown(void) { nla_context_destroy(ctx); }
+
+static void need_isa(const char *isa)
+{
+    if (strcmp(nla_cpu_isa(), isa) != 0)
+        cr_skip_test("kernel table %s not available: %s", isa, nla_cpu_isa_reason());
+}
+
+/* every n up to nmax, both directions for the codelets' sizes, in and out
+   of place */
+static void every_c2c(int64_t nmax)
+{
+    for (int pi = 0; pi < 2; pi++) {
+        nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+        int bad = 0;
+        for (int64_t n = 1; n <= nmax; n++)
+            for (int dir = -1; dir <= 1; dir += 2) {
+                if (n > 64 && (dir == 1) != (n % 2 == 1))
+                    continue;
+                double e = fc_c2c_err(ctx, p, dir, n, (n + (dir > 0)) % 3 == 0);
+                double bound = fc_smooth(n) ? 2.0 : 10.0;
+                if (e > bound && bad++ < 10)
+                    cr_expect(e <= bound, "%s n=%lld dir %d: error %.3g eps*log2(n) > %g",
+                              pi ? "float" : "double", (long long)n, dir, e, bound);
+            }
+        cr_expect(bad == 0, "%s: %d sizes over the bound", pi ? "float" : "double", bad);
+    }
+}
+
+/* A C2C batch of hm transforms with the given strides and dists (complex
+   units) and scale, each transform against fftw3l: the codelets take
+   whole batches, the passes interleaved columns. */
+static void batch_c2c(nla_precision p, int dir, int64_t n, int64_t hm, int64_t is,
+                      int64_t id, int64_t os, int64_t od, double scale, int inplace)
+{
+    const int64_t ilen = (n - 1) * is + (hm - 1) * id + 1;
+    const int64_t olen = inplace ? ilen : (n - 1) * os + (hm - 1) * od + 1;
+    ld *xl = malloc(sizeof(ld) * 2 * (size_t)ilen);
+    ld *a = malloc(sizeof(ld) * 2 * (size_t)n), *ref = malloc(sizeof(ld) * 2 * (size_t)n);
+    void *x = fc_rand_real(p, 2 * (size_t)ilen, 77 + (uint64_t)n * 3 + (uint64_t)hm, xl);
+    void *y = inplace ? x : fc_rand_real(p, 2 * (size_t)olen, 5, NULL);
+    void *out;
+    nla_fft_desc d = fc_desc_of(NLA_FFT_C2C, p, dir, n);
+    nla_fft_plan *pl;
+    double worst = 0;
+
+    d.howmany = hm;
+    d.istride = is;
+    d.idist = id;
+    d.ostride = inplace ? is : os;
+    d.odist = inplace ? id : od;
+    d.scale = scale;
+    pl = fc_plan_desc(ctx, &d);
+    cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK, "%s", nla_last_error());
+    out = y;
+    for (int64_t b = 0; b < hm; b++) {
+        ld num = 0, den = 0;
+        for (int64_t j = 0; j < n; j++) {
+            a[2 * j] = xl[2 * (j * is + b * id)];
+            a[2 * j + 1] = xl[2 * (j * is + b * id) + 1];
+        }
+        fc_ref_c2c(n, dir, a, ref);
+        for (int64_t k = 0; k < n; k++)
+            for (int c = 0; c < 2; c++) {
+                ld r = ref[2 * k + c] * (ld)scale;
+                ld e = fc_get(out, p, (size_t)(2 * (k * d.ostride + b * d.odist) + c)) - r;
+                num += e * e;
+                den += r * r;
+            }
+        double err = (double)sqrtl(num / den) / (fc_eps_of(p) * fc_lg2(n));
+        if (err > worst)
+            worst = err;
+    }
+    cr_expect(worst <= 2.0, "%s n=%lld hm=%lld is=%lld id=%lld os=%lld od=%lld scale %g%s: "
+              "error %.3g eps*log2(n) > 2", p == NLA_FLOAT ? "float" : "double",
+              (long long)n, (long long)hm, (long long)is, (long long)id, (long long)os,
+              (long long)od, scale, inplace ? " in place" : "", worst);
+    nla_fft_plan_destroy(pl);
+    free(xl);
+    free(a);
+    free(ref);
+    free(x);
+    if (!inplace)
+        free(y);
+}
+
+static void batches(void)
+{
+    static const int64_t sizes[] = { 2, 4, 8, 16, 32, 64, 12, 60, 128 };
+    for (int pi = 0; pi < 2; pi++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+            nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+            const int64_t n = sizes[i];
+            const int dir = i % 2 ? 1 : -1;
+            /* contiguous, dists that are not n */
+            batch_c2c(p, dir, n, 3, 1, n + 1, 1, n + 2, 1.0, 0);
+            batch_c2c(p, -dir, n, 4, 1, n + 3, 1, n + 3, 1.0, 1);
+            /* adjacent columns: the passes across an interleaved block */
+            batch_c2c(p, dir, n, 5, 5, 1, 5, 1, 1.0, 0);
+            batch_c2c(p, -dir, n, 19, 19, 1, 19, 1, 1.0, 1);
+            /* scaled, strided */
+            batch_c2c(p, dir, n, 2, 3, 3 * n, 2, 2 * n + 1, 0.5, 0);
+        }
+}
+
+static void every_real(int64_t nmax)
+{
+    for (int pi = 0; pi < 2; pi++)
+        for (int64_t n = 1; n <= nmax; n++)
+            fc_real_check(ctx, pi ? NLA_FLOAT : NLA_DOUBLE, n, fc_smooth(n) ? 2.0 : 10.0);
+}
+
+#define ISA_SUITE(isa)                                                         \
+    static void init_##isa(void) { use_isa(#isa); }                            \
+    TestSuite(fft_##isa, .init = init_##isa, .fini = teardown);                \
+    Test(fft_##isa, c2c_every_n)                                               \
+    {                                                                          \
+        need_isa(#isa);                                                        \
+        every_c2c(REF_SIZE(300, 72));                                          \
+    }                                                                          \
+    Test(fft_##isa, c2c_batches)                                               \
+    {                                                                          \
+        need_isa(#isa);                                                        \
+        batches();                                                             \
+    }                                                                          \
+    Test(fft_##isa, real_every_n)                                              \
+    {                                                                          \
+        need_isa(#isa);                                                        \
+        every_real(REF_SIZE(200, 40));                                         \
+    }
+
+ISA_SUITE(generic)
+ISA_SUITE(avx2)
+ISA_SUITE(avx512)

@@ -509,11 +509,11 @@ static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work)
                 z[j] = x[j * is];
             F(core_run)(p->c, p->kt, z, z, cw);
         }
+        p->kt->KR2C(h, z, w, sc, y, os);
         y[0] = (z[0] + z[1]) * sc;
         y[1] = 0;
         y[2 * h * os] = (z[0] - z[1]) * sc;
         y[2 * h * os + 1] = 0;
-        p->kt->KR2C(h, z, w, sc, y, os);
     } else {
         T *g = work, *cw = work + 2 * n;
         for (int64_t j = 0; j < n; j++) {

@@ -152,22 +152,28 @@ typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
                                aligned(sizeof(FK_T)), may_alias));
 
 /* FK_REV: the complex values of a vector in reverse order */
+/* FK_MIRROR(a, b): the complex values (b_0, a_(W-1), ..., a_1) */
 #if FK_NL == 2
+#define FK_MIRROR(a, b) ((void)(a), (b))
 #define FK_REV(a) (a)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0)
 #define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1)
 #elif FK_NL == 4
+#define FK_MIRROR(a, b) __builtin_shufflevector(a, b, 4, 5, 2, 3)
 #define FK_REV(a) __builtin_shufflevector(a, a, 2, 3, 0, 1)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2)
 #define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3)
 #elif FK_NL == 8
+#define FK_MIRROR(a, b) __builtin_shufflevector(a, b, 8, 9, 6, 7, 4, 5, 2, 3)
 #define FK_REV(a) __builtin_shufflevector(a, a, 6, 7, 4, 5, 2, 3, 0, 1)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6)
 #define FK_DRE(a) __builtin_shufflevector(a, a, 0, 0, 2, 2, 4, 4, 6, 6)
 #define FK_DIM(a) __builtin_shufflevector(a, a, 1, 1, 3, 3, 5, 5, 7, 7)
 #elif FK_NL == 16
+#define FK_MIRROR(a, b) __builtin_shufflevector(a, b, 16, 17, 14, 15, 12, 13, 10, 11, 8, \
+                                                9, 6, 7, 4, 5, 2, 3)
 #define FK_REV(a) __builtin_shufflevector(a, a, 14, 15, 12, 13, 10, 11, 8, 9, 6, 7, \
                                           4, 5, 2, 3, 0, 1)
 #define FK_SWAP(a) __builtin_shufflevector(a, a, 1, 0, 3, 2, 5, 4, 7, 6, 9, 8, \
@@ -432,6 +438,48 @@ FK_INLINE void FK(lane_range)(int r, int fwd, int64_t m, int64_t s, const FK_T *
 
 #include "small_tmpl.h"
 
+/* The vectors start at k = 0 and read z at multiples of W, where the
+   transform just stored whole vectors (a load across two of them would
+   wait for both stores); the mirror values z[(h - k) % h] come from two
+   such loads.  A transform too short for W*W values was stored in
+   narrower vectors, so it is read in them too (FK_SMALL_TAIL, FK_TAIL).
+   Lane k = 0 gives X[0]; the caller writes X[0] and X[h] after this. */
+static __attribute__((unused)) void FK(r2c_post)(int64_t h, const FK_T *z, const FK_T *w,
+                                                 FK_T sc, FK_T *y, int64_t os)
+{
+    int64_t k = 0;
+#if defined(FK_SMALL_TAIL) && !defined(FK_ONE)
+    if (h < W * W) {
+        FK_N(FK_SMALL_TAIL, r2c_post)(h, z, w, sc, y, os);
+        return;
+    }
+#elif defined(FK_TAIL)
+    if (h < W * W) {
+        FK_N(FK_TAIL, r2c_post)(h, z, w, sc, y, os);
+        return;
+    }
+#endif
+    if (os == 1) {
+        const V cj = -FK(sgn)(), half = FK(splat)((FK_T)0.5), scv = FK(splat)(sc);
+        for (; k + W <= h; k += W) {
+            V a = FK(ld)(z + 2 * k), lo = FK(ld)(z + 2 * (h - k - W));
+            V b = FK_MIRROR(lo, FK(ld)(z + 2 * (k ? h - k : 0))) * cj;
+            V e = (a + b) * half, o = FK(rot)((a - b) * half, 1), wv = FK(ld)(w + 2 * k);
+            FK(st)(y + 2 * k, (e + FK(cmul)(o, FK_DRE(wv), FK_DIM(wv))) * scv);
+        }
+    }
+    for (k = k ? k : 1; k < h; k++) {
+        FK_T ar = z[2 * k], ai = z[2 * k + 1];
+        FK_T br = z[2 * (h - k)], bi = -z[2 * (h - k) + 1];
+        FK_T er = (ar + br) / 2, ei = (ai + bi) / 2;
+        FK_T or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
+        FK_T wr = w[2 * k], wi = w[2 * k + 1];
+        y[2 * k * os] = (er + (or_ * wr - oi * wi)) * sc;
+        y[2 * k * os + 1] = (ei + (or_ * wi + oi * wr)) * sc;
+    }
+}
+
+
 #ifndef FK_ONE
 /* The s == 1 pass of a power-of-two radix with per-lane twiddles
    twl[(k-1)*m + p]: vectors of W consecutive p < m - m % W, outputs
@@ -496,41 +544,26 @@ FK_DEF_R(13)
 #undef FK_DEF_R
 #undef FK_DEF
 
-static void FK(r2c_post)(int64_t h, const FK_T *z, const FK_T *w, FK_T sc, FK_T *y,
-                         int64_t os)
-{
-    int64_t k = 1;
-    if (os == 1) {
-        const V cj = -FK(sgn)(), half = FK(splat)((FK_T)0.5), scv = FK(splat)(sc);
-        for (; k + W <= h; k += W) {
-            V a = FK(ld)(z + 2 * k), b = FK_REV(FK(ld)(z + 2 * (h - k - W + 1))) * cj;
-            V e = (a + b) * half, o = FK(rot)((a - b) * half, 1), wv = FK(ld)(w + 2 * k);
-            FK(st)(y + 2 * k, (e + FK(cmul)(o, FK_DRE(wv), FK_DIM(wv))) * scv);
-        }
-    }
-    for (; k < h; k++) {
-        FK_T ar = z[2 * k], ai = z[2 * k + 1];
-        FK_T br = z[2 * (h - k)], bi = -z[2 * (h - k) + 1];
-        FK_T er = (ar + br) / 2, ei = (ai + bi) / 2;
-        FK_T or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
-        FK_T wr = w[2 * k], wi = w[2 * k + 1];
-        y[2 * k * os] = (er + (or_ * wr - oi * wi)) * sc;
-        y[2 * k * os + 1] = (ei + (or_ * wi + oi * wr)) * sc;
-    }
-}
-
+/* The vectors start at k = 0 and store whole vectors of z, which the
+   transform then loads; lane k = 0 gets z[0] = (X[0] + X[h], X[0] - X[h])
+   (real parts), which the caller has also written. */
 static void FK(c2r_pre)(int64_t h, const FK_T *x, int64_t is, const FK_T *w, FK_T *z)
 {
-    int64_t k = 1;
+    int64_t k = 0;
     if (is == 1) {
         const V cj = -FK(sgn)();
         for (; k + W <= h; k += W) {
             V a = FK(ld)(x + 2 * k), b = FK_REV(FK(ld)(x + 2 * (h - k - W + 1))) * cj;
             V wv = FK(ld)(w + 2 * k), o = FK(cmul)(a - b, FK_DRE(wv), -FK_DIM(wv));
-            FK(st)(z + 2 * k, a + b + FK(rot)(o, 0));
+            V r = a + b + FK(rot)(o, 0);
+            if (k == 0) {
+                r[0] = x[0] + x[2 * h];
+                r[1] = x[0] - x[2 * h];
+            }
+            FK(st)(z + 2 * k, r);
         }
     }
-    for (; k < h; k++) {
+    for (k = k ? k : 1; k < h; k++) {
         FK_T ar = x[2 * k * is], ai = x[2 * k * is + 1];
         FK_T br = x[2 * (h - k) * is], bi = -x[2 * (h - k) * is + 1];
         FK_T er = ar + br, ei = ai + bi, dr = ar - br, di = ai - bi;
@@ -573,6 +606,7 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
 #undef FK_FMADDSUB128
 #undef FK_SWAP
 #undef FK_REV
+#undef FK_MIRROR
 #undef FK_DRE
 #undef FK_DIM
 #undef FK_SQRT1_2

@@ -112,7 +112,7 @@ static void batch_c2c(nla_precision p, int dir, int64_t n, int64_t hm, int64_t i
 
 static void batches(void)
 {
-    static const int64_t sizes[] = { 2, 4, 8, 16, 32, 64, 12, 60, 128 };
+    static const int64_t sizes[] = { 2, 4, 8, 16, 32, 64, 12, 60, 128, 256 };
     for (int pi = 0; pi < 2; pi++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;

@@ -14,7 +14,7 @@
  *               8 (then 4 or 2), then the odd primes from the largest
  *               (F(radices)), ping-ponging between y and scratch; one
  *               transform of n = 2^k <= 2^NLA_FFT_SMALL_LOG runs the
- *               codelet KSMALL instead (the passes still serve batches
+ *               codelet KSMALL instead where the ISA has one (the passes still serve batches
  *               interleaved element by element)
  *   CORE_4STEP  the same n past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
@@ -281,7 +281,8 @@ static F(core) *F(core_build)(int64_t n, int fwd)
         if (n * 2 * (int64_t)sizeof(T) <= nla_tuning_get()->fft.stockham_max_bytes) {
             c->type = CORE_STOCK;
             rc = F(stock_build)(c);
-            if ((n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG))
+            if ((n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG) &&
+                nla_fft_kernels_get()->KSMALL[fwd][F(ilog2)(n)])
                 c->small = F(ilog2)(n);
         } else {
             c->type = CORE_4STEP;

@@ -38,8 +38,9 @@
    through Bluestein. */
 #define NLA_FFT_NRADIX 8
 #define NLA_FFT_MAX_ODD 13
-/* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG have a codelet */
-#define NLA_FFT_SMALL_LOG 6
+/* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG may have a codelet (a
+   table entry is NULL where n is too long for the ISA's vectors) */
+#define NLA_FFT_SMALL_LOG 8
 static inline int nla_fft_radix_slot(int r)
 {
     switch (r) {
@@ -82,7 +83,7 @@ typedef struct nla_fft_kernels {
     /* Whole transforms of n = 2^k, 1 <= k <= NLA_FFT_SMALL_LOG, in
        registers (small_tmpl.h): hm transforms, x + b*id -> y + b*od in
        complex values; x == y allowed.  Indexed [forward][k]; [.][0] is
-       NULL. */
+       NULL, and so is k > 6 where n/W would pass 64 vectors. */
     void (*dsmall[2][NLA_FFT_SMALL_LOG + 1])(int64_t hm, int64_t id, int64_t od,
                                              const double *x, double *y);
     void (*ssmall[2][NLA_FFT_SMALL_LOG + 1])(int64_t hm, int64_t id, int64_t od,

@@ -49,6 +49,12 @@ static const double fk_sin[14][6] = {
              0.663122658240795202376785492667, 0.23931566428755776714875372626 },
 };
 
+/* The codelets (small_tmpl.h) hold n complex values as n/w vectors of w:
+   up to 64 vectors, which stay in L1 where they do not fit the registers;
+   a codelet reads and writes the data once where the passes do it
+   log_r(n) times (doc/tuning.md 4.2). */
+#define FK_SMALL_FITS(n, w) ((n) / (w) <= 64)
+
 /* Each precision twice: one complex value a vector (d1, s1: the values
    that do not fill a vector, FK_ONE), then full vectors (dv, sv), whose
    kernels hand those values to the first (FK_TAIL).  With 64-byte vectors
@@ -111,10 +117,13 @@ static const double fk_sin[14][6] = {
       pfx##_##kind##3##d, pfx##_##kind##5##d, pfx##_##kind##7##d,              \
       pfx##_##kind##11##d, pfx##_##kind##13##d }
 #define FK_PASSES(pfx, kind) { FK_PASS_DIR(pfx, kind, b), FK_PASS_DIR(pfx, kind, f) }
-#define FK_SMALL_DIR(pfx, d)                                                   \
+/* a codelet where its n/W vectors are at most 64 (cb: bytes a complex) */
+#define FK_SMALL_IF(n, cb, fn) (FK_SMALL_FITS(n, NLA_FVBYTES / (cb)) ? fn : NULL)
+#define FK_SMALL_DIR(pfx, cb, d)                                               \
     { NULL, pfx##_small1##d, pfx##_small2##d, pfx##_small3##d,                 \
-      pfx##_small4##d, pfx##_small5##d, pfx##_small6##d }
-#define FK_SMALLS(pfx) { FK_SMALL_DIR(pfx, b), FK_SMALL_DIR(pfx, f) }
+      pfx##_small4##d, pfx##_small5##d, pfx##_small6##d,                       \
+      FK_SMALL_IF(128, cb, pfx##_small7##d), FK_SMALL_IF(256, cb, pfx##_small8##d) }
+#define FK_SMALLS(pfx, cb) { FK_SMALL_DIR(pfx, cb, b), FK_SMALL_DIR(pfx, cb, f) }
 
 const nla_fft_kernels NLA_FKTAB = {
     .name = NLA_FKNAME,
@@ -128,8 +137,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .sr2c_post = sv_r2c_post,
     .dc2r_pre = dv_c2r_pre,
     .sc2r_pre = sv_c2r_pre,
-    .dsmall = FK_SMALLS(dv),
-    .ssmall = FK_SMALLS(sv),
+    .dsmall = FK_SMALLS(dv, 16),
+    .ssmall = FK_SMALLS(sv, 8),
     .dmulconj = dv_mulconj,
     .smulconj = sv_mulconj,
 };
@@ -301,6 +310,109 @@ FK_INLINE void FK(dft)(V *a, int r, int fwd)
             a[2 * k] = u[k];
             a[2 * k + 1] = v[k];
         }
+    }
+}
+
+#ifndef FK_SMALL_TABLE
+#define FK_SMALL_TABLE
+/* cos(2 pi e/256), e = 0 .. 64 */
+static const double fk_q256[65] = {
+    1.0, 0.999698818696204220115765649666, 0.998795456205172392714771604759,
+    0.997290456678690216135597140183, 0.995184726672196886244836953109,
+    0.992479534598709998156767251661, 0.989176509964780973451673738016,
+    0.985277642388941244774018433179, 0.980785280403230449126182236134,
+    0.975702130038528544460395766420, 0.970031253194543992603984207286,
+    0.963776065795439866686464355508, 0.956940335732208864935797886980,
+    0.949528180593036667195936074189, 0.941544065183020778412509402600,
+    0.932992798834738887711660255543, 0.923879532511286756128183189397,
+    0.914209755703530654635014829394, 0.903989293123443331586200297231,
+    0.893224301195515320342416447493, 0.881921264348355029712756863660,
+    0.870086991108711418652292404484, 0.857728610000272069902269984285,
+    0.844853565249707073259571205105, 0.831469612302545237078788377618,
+    0.817584813151583696504920884131, 0.803207531480644909806676512963,
+    0.788346427626606262009164705360, 0.773010453362736960810906609758,
+    0.757208846506484547575464053606, 0.740951125354959091175616897495,
+    0.724247082951466920941069243291, 0.707106781186547524400844362105,
+    0.689540544737066924616730629957, 0.671558954847018400625376850427,
+    0.653172842953776764084203013656, 0.634393284163645498215171613225,
+    0.615231590580626845484913563414, 0.595699304492433343467036528830,
+    0.575808191417845300745972453816, 0.555570233019602224742830813949,
+    0.534997619887097210663076904637, 0.514102744193221726593693838969,
+    0.492898192229784036873026688759, 0.471396736825997648556387625905,
+    0.449611329654606600046294579424, 0.427555093430282094320966856889,
+    0.405241314004989870908481305505, 0.382683432365089771728459984030,
+    0.359895036534988148775104572327, 0.336889853392220050689253212619,
+    0.313681740398891476656478845994, 0.290284677254462367636192375817,
+    0.266712757474898386325286515116, 0.242980179903263889948274162077,
+    0.219101240156869797227737547497, 0.195090322016128267848284868477,
+    0.170961888760301226363642357208, 0.146730474455361751658850129647,
+    0.122410675199216198498704474151, 0.0980171403295606019941955638886,
+    0.0735645635996674235294656215752, 0.0490676743274180142549549769427,
+    0.0245412285229122880317345294593, 0.0,
+};
+#endif
+
+/* cos and sin of 2 pi f/256, f < 256, from the quarter table */
+FK_INLINE void FK(cs256)(int f, FK_T *c, FK_T *s)
+{
+    const int e = f % 64;
+    const FK_T ce = (FK_T)fk_q256[e], se = (FK_T)fk_q256[64 - e];
+    switch (f / 64) {
+    case 0: *c = ce; *s = se; break;
+    case 1: *c = -se; *s = ce; break;
+    case 2: *c = -ce; *s = -se; break;
+    default: *c = se; *s = -ce; break;
+    }
+}
+
+/* a * W_N^e, W_N = exp(sign*2*pi*i/N), N <= 256 */
+FK_INLINE V FK(twc)(V a, int N, int e, int fwd)
+{
+    const int f = e * (256 / N) % 256;
+    FK_T c, s;
+    if (f == 0)
+        return a;
+    if (f == 128)
+        return -a;
+    if (f == 64 || f == 192)
+        return FK(rot)(a, f == 64 ? fwd : !fwd);
+    FK(cs256)(f, &c, &s);
+    return FK(cmul)(a, FK(splat)(c), FK(splat)(fwd ? -s : s));
+}
+
+/* The L-point DFT across a[0..L-1] (L = 2^k <= 64) in natural order:
+   L <= 8 by FK(dft), otherwise L = L1*L2 (4*4, 8*4, 8*8), input
+   j2 + L2*j1 to output k1 + L1*k2. */
+FK_INLINE void FK(dftn)(V *a, int L, int fwd)
+{
+    if (L <= 8) {
+        if (L > 1)
+            FK(dft)(a, L, fwd);
+        return;
+    }
+    const int L1 = L == 16 ? 4 : 8, L2 = L / L1;
+    V t[64];
+    FK_UNROLL
+    for (int j2 = 0; j2 < L2; j2++) {
+        V b[8];
+        FK_UNROLL
+        for (int j1 = 0; j1 < L1; j1++)
+            b[j1] = a[j2 + L2 * j1];
+        FK(dft)(b, L1, fwd);
+        FK_UNROLL
+        for (int k1 = 0; k1 < L1; k1++)
+            t[j2 + L2 * k1] = FK(twc)(b[k1], L, j2 * k1, fwd);
+    }
+    FK_UNROLL
+    for (int k1 = 0; k1 < L1; k1++) {
+        V c[8];
+        FK_UNROLL
+        for (int j2 = 0; j2 < L2; j2++)
+            c[j2] = t[j2 + L2 * k1];
+        FK(dft)(c, L2, fwd);
+        FK_UNROLL
+        for (int k2 = 0; k2 < L2; k2++)
+            a[k1 + L1 * k2] = c[k2];
     }
 }
 

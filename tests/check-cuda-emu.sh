@@ -1,6 +1,6 @@
 #!/bin/sh
 # check-cuda-emu.sh - make check: libnla's own CUDA GEMM, level-2 and FFT kernels
-# (src/cuda/gemm.cu, level2.cu, fft.cu) checked by tests/cuda_kernels_check.cu
+# (src/cuda/gemm.cu, level2.cu, fft.cu, fft_mixed.cu) checked by tests/cuda_kernels_check.cu
 # against naive host references, EMULATED on the CPU (tests/cuda_emu): no
 # GPU and no nvcc are used.  This checks the kernels' logic only, not the
 # code nvcc generates or anything about speed (tests/cuda_emu/README).

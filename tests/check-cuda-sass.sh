@@ -53,7 +53,7 @@ spill=$(awk '$3 > 0 || $5 > 0' "$tmp/kernels")
 $spill"
 big=$(awk '$4 > 49152 || $2 > 255' "$tmp/kernels")
 [ -z "$big" ] || bad "kernels over 48 KiB of static shared memory or 255 registers: $big"
-for f in gemm level2 fft fw; do
+for f in gemm level2 fft fft_mixed fw; do
     [ "$(awk -v f="_${f}_cu_" 'index($1, f)' "$tmp/kernels" | wc -l)" -gt 0 ] ||
         bad "no kernel of $f.cu found in the plugin"
 done

@@ -1,14 +1,15 @@
 /*
  * cuda_kernels_check.cu - standalone check of the project's own CUDA GEMM,
- * level-2 and FFT kernels (src/cuda/gemm.cu, level2.cu, fft.cu) against naive host
- * computations.  make check runs it on a CPU emulation of CUDA
+ * level-2 and FFT kernels (src/cuda/gemm.cu, level2.cu, fft.cu, fft_mixed.cu,
+ * fft_plan.cu) against naive host computations.  make check runs it on a CPU emulation of CUDA
  * (tests/check-cuda-emu.sh, tests/cuda_emu/), which checks the kernels'
  * logic but not nvcc's code or the hardware; test_cuda.c covers the public
  * API.  On a machine with a GPU (tools/gpu-check.sh does this):
  *
  *   nvcc -std=c++17 -O2 -gencode arch=compute_90,code=sm_90 \
  *        -Iinclude -Isrc -Isrc/cuda tests/cuda_kernels_check.cu src/cuda/gemm.cu \
- *        src/cuda/fft.cu src/cuda/level2.cu -o cuda_kernels_check && ./cuda_kernels_check
+ *        src/cuda/fft.cu src/cuda/fft_mixed.cu src/cuda/fft_plan.cu src/cuda/level2.cu \
+ *        -o cuda_kernels_check && ./cuda_kernels_check
  *
  * Options: --quick (smaller sweeps), --gemm / --fft / --level2 (one part only),
  * --maxlog Q (largest power-of-two FFT, default 22), --bench (timings
@@ -438,6 +439,33 @@ void ref_fft_pow2(std::vector<cld> &a, int sign)
             }
 }
 
+/* Decimation in time on the smallest prime factor p of n: the p
+   subsequences x[j + p*i] recursively, then X[k] = sum_j w^(j*k) Y_j[k mod n/p];
+   w: the roots of unity of length N, n | N (w_n^m = w[m*N/n]). */
+void ref_fft_rec(const cld *x, size_t stride, size_t n, const std::vector<cld> &w, cld *y)
+{
+    const size_t N = w.size();
+    size_t p = 2;
+    while (p * p <= n && n % p) p++;
+    if (p * p > n) p = n;
+    if (p == n) {
+        for (size_t k = 0; k < n; k++) {
+            cld s = 0;
+            for (size_t j = 0; j < n; j++) s += x[j * stride] * w[(j * k % n) * (N / n)];
+            y[k] = s;
+        }
+        return;
+    }
+    const size_t m = n / p;
+    std::vector<cld> sub(n);
+    for (size_t j = 0; j < p; j++) ref_fft_rec(x + j * stride, stride * p, m, w, &sub[j * m]);
+    for (size_t k = 0; k < n; k++) {
+        cld s = 0;
+        for (size_t j = 0; j < p; j++) s += sub[j * m + k % m] * w[(j * k % n) * (N / n)];
+        y[k] = s;
+    }
+}
+
 std::vector<cld> ref_dft(const std::vector<cld> &x, int sign)
 {
     const size_t n = x.size();
@@ -445,6 +473,12 @@ std::vector<cld> ref_dft(const std::vector<cld> &x, int sign)
         std::vector<cld> a = x;
         ref_fft_pow2(a, sign);
         return a;
+    }
+    if (n > 64) {
+        std::vector<cld> w(n), y(n);
+        for (size_t m = 0; m < n; m++) w[m] = root((int64_t)m, (int64_t)n, sign);
+        ref_fft_rec(x.data(), 1, n, w, y.data());
+        return y;
     }
     std::vector<cld> w(n);
     for (size_t m = 0; m < n; m++) w[m] = root((int64_t)m, (int64_t)n, sign);
@@ -563,9 +597,19 @@ double fft_case(const FftCase &c, std::string *why)
     return err / (mag > 0 ? mag : 1.0);
 }
 
-int64_t bluestein_len(int64_t n)
+/* prime factors all <= 13 */
+bool smooth13(int64_t n)
 {
-    if ((n & (n - 1)) == 0) return n;
+    for (int64_t p : {2, 3, 5, 7, 11, 13})
+        while (n % p == 0) n /= p;
+    return n == 1;
+}
+
+/* Length of the FFT engine the plan runs: n (C2C) or n/2 (real, n even)
+   when its prime factors are at most 13, else Bluestein's power of two. */
+int64_t engine_len(int64_t n, int kind)
+{
+    if (smooth13(n) && (kind == NLA_FFT_C2C || n % 2 == 0)) return n;
     int64_t m = 1;
     while (m < 2 * n - 1) m <<= 1;
     return m;
@@ -576,19 +620,25 @@ void fft_suite(int maxlog)
 {
     const char *tn = sizeof(T) == 8 ? "d" : "s";
     const char *kn[] = {"c2c", "r2c", "c2r"};
-    auto tol = [](int64_t n) { return 8.0 * eps_of<T>() * (std::log2((double)bluestein_len(n)) + 1); };
+    auto tol = [](int64_t n, int kind) { return 8.0 * eps_of<T>() * (std::log2((double)engine_len(n, kind)) + 1); };
     char what[200];
     for (int kind = 0; kind < 3; kind++) {
         Stat small{std::string("fft_") + tn + " " + kn[kind] + " n=1..70, 5 layouts"};
         Stat pow2{std::string("fft_") + tn + " " + kn[kind] + " n=2^7..2^" + std::to_string(maxlog)};
+        Stat mixed{std::string("fft_") + tn + " " + kn[kind] + " n>70, not 2^q"};
         std::vector<int64_t> ns;
         for (int64_t n = 1; n <= 70; n++) ns.push_back(n);
         for (int q = 7; q <= maxlog; q++) ns.push_back((int64_t)1 << q);
         for (int64_t n : {97, 127, 243, 1000, 4095, 4097, 10007})
             if (!g_quick || n < 2000) ns.push_back(n);
+        /* mixed radix: one pass (<= 2048 / 4096), several passes, the
+           primes 7, 11, 13; 1009 and 2 * 1009 stay Bluestein */
+        for (int64_t n : {100, 1001, 1009, 1200, 2018, 2187, 3125, 6000, 15625, 17303, 69984, 100000, 371293,
+                          823543, 1000000, 1594323})
+            if (!g_quick || n <= 100000) ns.push_back(n);
         for (int64_t n : ns) {
-            const bool big = n > 70;
-            if (g_quick && big && n > 8192) continue;
+            const bool big = n > 70, p2 = (n & (n - 1)) == 0, mix = !p2 && smooth13(n);
+            if (g_quick && big && n > 8192 && !mix) continue;
             const int64_t nin = kind == 2 ? n / 2 + 1 : n, nout = kind == 1 ? n / 2 + 1 : n;
             for (int v = 0; v < 5; v++) {
                 FftCase c{(nla_fft_kind)kind, n, 1, -1, 1, nin, 1, nout, false, 1.0};
@@ -610,18 +660,18 @@ void fft_suite(int maxlog)
                     c.howmany = 4; c.is = 4; c.id = 1; c.os = 4; c.od = 1;
                     break;
                 }
-                const bool p2 = (n & (n - 1)) == 0;
-                if (big && n > 4096 && v != 0 && !(p2 && v == 2)) continue;
+                if (big && n > 4096 && v != 0 && !(p2 && v == 2) && !(mix && v == 1)) continue;
                 if (big && n > 4096) c.howmany = std::min<int64_t>(c.howmany, 2);
                 if (big && n >= (1 << 20) && v != 0) continue;
                 std::string why;
                 double err = fft_case<T>(c, &why);
                 snprintf(what, sizeof what, "n=%lld layout=%d %s", (long long)n, v, why.c_str());
-                (big ? pow2 : small).add(err, tol(n), what);
+                (big ? (p2 ? pow2 : mixed) : small).add(err, tol(n, kind), what);
             }
         }
         small.print();
         pow2.print();
+        mixed.print();
     }
 }
 

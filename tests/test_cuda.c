@@ -1411,10 +1411,13 @@ static void X(fft_case)(nla_context *gpu, nla_context *cpu, const X(fftcase) *c)
 
 static void X(fft_sweep)(nla_context *gpu, nla_context *cpu)
 {
-    /* powers of two (the fast path), and other lengths (Bluestein) */
-    static const int64_t ns[] = { 1, 2, 8, 64, 1024, 4096, 65536, 12, 100, 1009 };
+    /* powers of two, lengths whose prime factors are at most 13 (mixed
+       radix: one pass, then 2187, 15625 and 69984 in several), and others
+       (Bluestein: 1009; odd real lengths) */
+    static const int64_t ns[] = { 1, 2, 8, 64, 1024, 4096, 12, 45, 100, 1001, 1009, 1200, 2187, 15625,
+                                  69984, 65536 };
     static const int64_t hm[] = { 1, 3 };
-    size_t nn = quick() ? 6 : sizeof ns / sizeof ns[0];
+    size_t nn = quick() ? 15 : sizeof ns / sizeof ns[0];
     for (size_t i = 0; i < nn; i++)
         for (size_t h = 0; h < 2; h++)
             for (int kind = 0; kind < 4; kind++)

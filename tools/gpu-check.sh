@@ -153,7 +153,8 @@ nvcc_bin=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 if [ -x "$nvcc_bin" ]; then
     t0=$(date +%s)
     if "$nvcc_bin" -std=c++17 -O2 -gencode arch=compute_90,code=sm_90 -Iinclude -Isrc -Isrc/cuda \
-        tests/cuda_kernels_check.cu src/cuda/gemm.cu src/cuda/fft.cu src/cuda/level2.cu \
+        tests/cuda_kernels_check.cu src/cuda/gemm.cu src/cuda/fft.cu src/cuda/fft_mixed.cu \
+        src/cuda/fft_plan.cu src/cuda/level2.cu \
         -o "$log/cuda_kernels_check" >"$log/kcheck.build" 2>&1; then
         kres=ok kdet=
         # each double kernel on both tile sizes (NLA_CUDA_GEMM_TILES: the

@@ -1,5 +1,6 @@
 /*
- * fft.cu - the project's own CUDA FFT: C2C, R2C and C2R, batched, any n.
+ * fft.cu - the project's own CUDA FFT: C2C, R2C and C2R, batched, any n;
+ * the power-of-two engine, the real and Bluestein kernels, execution.
  *
  * Power-of-two engine (fft_pass_kernel).  A length N = 2^q transform is a
  * global Stockham autosort in P passes (P = 1 while a transform fits in one
@@ -21,67 +22,36 @@
  * back and applies the scale.  Twiddles are tabulated per plan, computed in
  * double on the host with exact argument reduction (sincospi).
  *
- * Real transforms, n = 2^q >= 2: the half-length complex FFT of
- * z_j = x_2j + i*x_2j+1 plus a post-processing kernel (R2C), or a
- * pre-processing kernel plus the half-length FFT storing real pairs (C2R).
+ * Mixed radix (fft_mixed.cu): every n > 1 whose prime factors are all <= 13
+ * (not a power of two) runs the same Stockham passes, with in-block stages
+ * of radix 2, 3, 4, 5, 7, 8, 11 and 13.
  *
- * Every other n (and real n = 1): Bluestein.  a_j = x_j*w_j (w_m =
- * exp(-pi*i*m^2/n)), zero-padded to M = 2^ceil(log2(2n-1)), convolved with
- * conj(w) through two forward power-of-two FFTs of length M and a pointwise
- * product with the plan's precomputed FFT of the chirp, then X_k = w_k*conv_k.
+ * Real transforms, even n >= 2: the half-length complex FFT (power-of-two
+ * or mixed-radix engine) of z_j = x_2j + i*x_2j+1 plus a post-processing
+ * kernel (R2C), or a pre-processing kernel plus the half-length FFT storing
+ * real pairs (C2R).
+ *
+ * Every other n (a prime factor over 13, odd real n, real n = 1):
+ * Bluestein.  a_j = x_j*w_j (w_m = exp(-pi*i*m^2/n)), zero-padded to
+ * M = 2^ceil(log2(2n-1)), convolved with conj(w) through two forward
+ * power-of-two FFTs of length M and a pointwise product with the plan's
+ * precomputed FFT of the chirp, then X_k = w_k*conv_k.
  * The chirp kernels read and write the user's layout directly, including the
  * real input of R2C and the Hermitian input / real output of C2R.
  *
  * Batches run in chunks so that scratch buffers stay at most 2^24 elements
- * each (or one transform).  Execution only reads the plan.
+ * each (or one transform).  Execution only reads the plan, which
+ * fft_plan.cu builds (fft_internal.h lists the files).
  */
-#include "cuda_kernels.h"
+#include "fft_internal.h"
 
-#include "fft_radix.cuh"
-
-#include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <cstring>
-#include <new>
-#include <vector>
 
 #include "launch.cuh"
 
-using nla_fft::cpx;
-using nla_fft::mk;
+using namespace nla_fft;
 
 namespace {
-
-constexpr int kMaxPasses = 4;
-constexpr int kMaxStages = 16;
-constexpr int kMaxThreads = 512;
-constexpr int kPassLog2Max = 11;            /* longest pass of a multi-pass transform */
-/* Tests may force multi-pass plans at small sizes: a transform of 2^q with
-   q > NLA_FFT_TEST_SPLIT runs in passes of at most 2^NLA_FFT_TEST_SPLIT. */
-#ifdef NLA_FFT_TEST_SPLIT
-constexpr int kTestSplit = NLA_FFT_TEST_SPLIT;
-#else
-constexpr int kTestSplit = 0;
-#endif
-constexpr int64_t kChunkElems = (int64_t)1 << 24;
-
-/* Per-precision tuning: elements per thread, elements per block, shared
-   padding (one slot every 2^PADSHIFT elements), minimum columns per block. */
-template <typename R> struct Prec;
-template <> struct Prec<double> {
-    static constexpr int LOG_EMAX = 3, LOG_EB = 12, PADSHIFT = 3;
-};
-template <> struct Prec<float> {
-    static constexpr int LOG_EMAX = 4, LOG_EB = 13, PADSHIFT = 4;
-};
-
-enum { IO_COMPLEX = 0, IO_REALPAIR = 1 };
-
-struct StageList {
-    int n;
-    int log2r[kMaxStages];
-};
 
 /* Arguments of one pass kernel launch. */
 template <typename R>
@@ -102,18 +72,6 @@ struct PassArgs {
     const cpx<R> *tw_lo, *tw_hi;   /* w_N^m = tw_hi[m >> lo_bits] * tw_lo[m & (2^lo_bits - 1)] */
     int lo_bits;
 };
-
-/* read-only (table) loads */
-__device__ __forceinline__ cpx<double> ldc(const cpx<double> *p)
-{
-    double2 v = __ldg(reinterpret_cast<const double2 *>(p));
-    return mk(v.x, v.y);
-}
-__device__ __forceinline__ cpx<float> ldc(const cpx<float> *p)
-{
-    float2 v = __ldg(reinterpret_cast<const float2 *>(p));
-    return mk(v.x, v.y);
-}
 
 /* Element idx of transform b of an input or output array: complex
    elements at base[2*(b*dist + idx*stride)], real pairs (re, im) at
@@ -308,7 +266,7 @@ __global__ void __launch_bounds__(kMaxThreads, 2) fft_pass_kernel(const PassArgs
     }
 }
 
-/* ------------------------------------------ real transforms, n = 2^q >= 2 */
+/* ------------------------------------------------ real transforms, even n */
 
 /* X_k = E_k + w_n^k O_k, k = 0..h, from Z = FFT_h(x_even + i x_odd):
    E_k = (Z_k + conj Z_{h-k})/2, O_k = -i (Z_k - conj Z_{h-k})/2. */
@@ -320,7 +278,7 @@ __global__ void r2c_post_kernel(const cpx<R> *z, int64_t h, R *out, int64_t os, 
         const cpx<R> *zb = z + b * h;
         for (int64_t k = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; k <= h;
              k += (int64_t)gridDim.x * blockDim.x) {
-            cpx<R> zk = zb[k & (h - 1)], zm = zb[(h - k) & (h - 1)];
+            cpx<R> zk = zb[k < h ? k : 0], zm = zb[k > 0 ? h - k : 0];      /* indices mod h */
             cpx<R> s = mk(zk.x + zm.x, zk.y - zm.y);          /* Z_k + conj Z_{h-k} */
             cpx<R> d = mk(zk.x - zm.x, zk.y + zm.y);          /* Z_k - conj Z_{h-k} */
             cpx<R> o = mk(d.y, -d.x);                         /* -i d */
@@ -426,276 +384,29 @@ __global__ void blue_chirp_out_kernel(const cpx<R> *c, int64_t M, const cpx<R> *
     }
 }
 
-/* ------------------------------------------------------------ host side */
-
-int ilog2(int64_t x)
-{
-    int l = 0;
-    while (((int64_t)1 << l) < x) l++;
-    return l;
-}
-bool is_pow2(int64_t x) { return x > 0 && (x & (x - 1)) == 0; }
-
-/* (sin, cos)(pi*num/den) with the argument reduced exactly (num, den >= 0). */
-void sincospi_frac(int64_t num, int64_t den, double *s, double *c)
-{
-    num %= 2 * den;                                 /* [0, 2den) */
-    int64_t q = (4 * num + den) / (2 * den);        /* nearest multiple of 1/2: 0..4 */
-    double f = (double)(2 * num - q * den) / (double)(2 * den);   /* [-1/4, 1/4] */
-    const double pi = 3.14159265358979323846264338327950288;
-    double sf = std::sin(pi * f), cf = std::cos(pi * f);
-    switch (q & 3) {
-    case 0: *s = sf; *c = cf; break;
-    case 1: *s = cf; *c = -sf; break;
-    case 2: *s = -sf; *c = -cf; break;
-    default: *s = -cf; *c = sf; break;
-    }
-}
-
-/* exp(-2*pi*i*m/N) */
-void twiddle(int64_t m, int64_t N, double *re, double *im)
-{
-    double s, c;
-    sincospi_frac(2 * m, N, &s, &c);
-    *re = c;
-    *im = -s;
-}
-
-struct PassCfg {
-    int logL, logE, logNs;
-    StageList st;
-    const void *stw;      /* device stage twiddles (NULL when one stage) */
-};
-
-/* A power-of-two forward C2C engine of length 2^logN. */
-struct Pow2 {
-    int logN = 0, P = 0;
-    PassCfg pass[kMaxPasses];
-    const void *tw_lo = nullptr, *tw_hi = nullptr;
-    int lo_bits = 0;
-};
-
 } /* namespace */
-
-enum { M_POW2 = 0, M_REAL2 = 1, M_BLUE = 2 };
-
-struct nla_cuda_fft {
-    nla_fft_kind kind;
-    nla_precision prec;
-    int backward;            /* C2C backward (C2R is always backward, R2C forward) */
-    int64_t n, howmany, is, id, os, od;
-    double scale;
-    int method;
-    Pow2 eng;                /* length n (POW2), n/2 (REAL2) or M (BLUE) */
-    int64_t len;             /* eng length */
-    int64_t M;
-    const void *chirp, *bhat, *rtw;
-    int64_t chunk;           /* transforms per chunk */
-    int nbuf;
-    size_t buf_bytes;
-    std::vector<void *> allocs;
-};
-
-namespace {
-
-template <typename R>
-cudaError_t upload(nla_cuda_fft *p, const std::vector<cpx<R>> &h, const void **dst)
-{
-    void *d = nullptr;
-    cudaError_t e = cudaMalloc(&d, h.size() * sizeof(cpx<R>));
-    if (e != cudaSuccess) return e;
-    p->allocs.push_back(d);
-    e = cudaMemcpy(d, h.data(), h.size() * sizeof(cpx<R>), cudaMemcpyHostToDevice);
-    *dst = d;
-    return e;
-}
-
-StageList stages_for(int logL, int logE)
-{
-    StageList s;
-    s.n = 0;
-    if (logL == 0) return s;
-    int rem = logL % logE;
-    if (rem) s.log2r[s.n++] = rem;
-    for (int i = 0; i < logL / logE; i++) s.log2r[s.n++] = logE;
-    return s;
-}
-
-template <typename R>
-cudaError_t build_pow2(nla_cuda_fft *p, int logN, Pow2 *g)
-{
-    g->logN = logN;
-    const int single = kTestSplit > 0 ? kTestSplit : Prec<R>::LOG_EB;
-    const int passmax = kTestSplit > 0 ? kTestSplit : kPassLog2Max;
-    if (logN <= single) {
-        g->P = 1;
-        g->pass[0].logL = logN;
-    } else {
-        g->P = (logN + passmax - 1) / passmax;
-        if (g->P > kMaxPasses) return cudaErrorInvalidValue;
-        for (int i = 0; i < g->P; i++) g->pass[i].logL = logN / g->P + (i < logN % g->P ? 1 : 0);
-    }
-    int logNs = 0;
-    for (int i = 0; i < g->P; i++) {
-        PassCfg &c = g->pass[i];
-        c.logE = c.logL < Prec<R>::LOG_EMAX ? c.logL : Prec<R>::LOG_EMAX;
-        c.logNs = logNs;
-        logNs += c.logL;
-        c.st = stages_for(c.logL, c.logE);
-        c.stw = nullptr;
-        /* stage s >= 1 of radix Rs after Ns: w_{Ns*Rs}^(r*k), k < Ns, 1 <= r < Rs */
-        std::vector<cpx<R>> tw;
-        int lns = 0;
-        for (int s = 0; s < c.st.n; s++) {
-            int64_t ns = (int64_t)1 << lns, rs = (int64_t)1 << c.st.log2r[s];
-            if (s > 0)
-                for (int64_t k = 0; k < ns; k++)
-                    for (int64_t r = 1; r < rs; r++) {
-                        double re, im;
-                        twiddle(r * k, ns * rs, &re, &im);
-                        tw.push_back(mk((R)re, (R)im));
-                    }
-            lns += c.st.log2r[s];
-        }
-        if (!tw.empty()) {
-            cudaError_t e = upload(p, tw, &c.stw);
-            if (e != cudaSuccess) return e;
-        }
-    }
-    if (g->P > 1) {
-        int64_t N = (int64_t)1 << logN;
-        g->lo_bits = (logN + 1) / 2;
-        std::vector<cpx<R>> lo((size_t)1 << g->lo_bits), hi((size_t)1 << (logN - g->lo_bits));
-        for (size_t m = 0; m < lo.size(); m++) {
-            double re, im;
-            twiddle((int64_t)m, N, &re, &im);
-            lo[m] = mk((R)re, (R)im);
-        }
-        for (size_t m = 0; m < hi.size(); m++) {
-            double re, im;
-            twiddle((int64_t)m << g->lo_bits, N, &re, &im);
-            hi[m] = mk((R)re, (R)im);
-        }
-        cudaError_t e = upload(p, lo, &g->tw_lo);
-        if (e == cudaSuccess) e = upload(p, hi, &g->tw_hi);
-        if (e != cudaSuccess) return e;
-    }
-    return cudaSuccess;
-}
-
-/* In-place iterative radix-2 forward FFT in double (host, for the plan's
-   Bluestein kernel spectrum). */
-void host_fft(std::vector<double> &re, std::vector<double> &im)
-{
-    size_t n = re.size();
-    for (size_t i = 1, j = 0; i < n; i++) {
-        size_t bit = n >> 1;
-        for (; j & bit; bit >>= 1) j ^= bit;
-        j ^= bit;
-        if (i < j) {
-            std::swap(re[i], re[j]);
-            std::swap(im[i], im[j]);
-        }
-    }
-    std::vector<double> wr(n / 2 + 1), wi(n / 2 + 1);
-    for (size_t k = 0; k < n / 2; k++) twiddle((int64_t)k, (int64_t)n, &wr[k], &wi[k]);
-    for (size_t len = 2; len <= n; len <<= 1) {
-        size_t step = n / len;
-        for (size_t i = 0; i < n; i += len)
-            for (size_t k = 0; k < len / 2; k++) {
-                double c = wr[k * step], s = wi[k * step];
-                size_t a = i + k, b = i + k + len / 2;
-                double xr = re[b] * c - im[b] * s, xi = re[b] * s + im[b] * c;
-                re[b] = re[a] - xr;
-                im[b] = im[a] - xi;
-                re[a] += xr;
-                im[a] += xi;
-            }
-    }
-}
 
 /* Only the E = EMAX kernel uses shared memory (E < L implies E == EMAX). */
 template <typename R>
-cudaError_t set_smem_limits()
+cudaError_t nla_fft::set_smem_limits()
 {
     constexpr size_t slots = (size_t)1 << Prec<R>::LOG_EB;
     constexpr int bytes = (int)((slots + (slots >> Prec<R>::PADSHIFT)) * sizeof(cpx<R>));
     void (*kern)(const PassArgs<R>) = fft_pass_kernel<R, 1 << Prec<R>::LOG_EMAX>;
     return cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
 }
+template cudaError_t nla_fft::set_smem_limits<double>();
+template cudaError_t nla_fft::set_smem_limits<float>();
 
-template <typename R>
-cudaError_t create_tables(nla_cuda_fft *p)
-{
-    cudaError_t e = set_smem_limits<R>();
-    if (e != cudaSuccess) return e;
-    const int64_t n = p->n;
-    if (p->method == M_POW2) {
-        p->len = n;
-        return build_pow2<R>(p, ilog2(n), &p->eng);
-    }
-    if (p->method == M_REAL2) {
-        int64_t h = n / 2;
-        p->len = h;
-        std::vector<cpx<R>> tw((size_t)h + 1);
-        for (int64_t k = 0; k <= h; k++) {
-            double re, im;
-            twiddle(k, n, &re, &im);
-            tw[(size_t)k] = mk((R)re, (R)im);
-        }
-        e = upload(p, tw, &p->rtw);
-        if (e != cudaSuccess) return e;
-        return build_pow2<R>(p, ilog2(h), &p->eng);
-    }
-    /* Bluestein */
-    int64_t M = 1;
-    while (M < 2 * n - 1) M <<= 1;
-    p->M = M;
-    p->len = M;
-    std::vector<cpx<R>> chirp((size_t)n);
-    std::vector<double> br((size_t)M, 0.0), bi((size_t)M, 0.0);
-    for (int64_t m = 0; m < n; m++) {
-        /* w_m = exp(-pi*i*m^2/n), m^2 reduced mod 2n exactly */
-        int64_t sq = (int64_t)(((unsigned __int128)m * (unsigned __int128)m) % (unsigned __int128)(2 * n));
-        double s, c;
-        sincospi_frac(sq, n, &s, &c);
-        chirp[(size_t)m] = mk((R)c, (R)-s);
-        br[(size_t)m] = c;     /* b_m = conj(w_m) */
-        bi[(size_t)m] = s;
-        if (m > 0) {
-            br[(size_t)(M - m)] = c;
-            bi[(size_t)(M - m)] = s;
-        }
-    }
-    host_fft(br, bi);
-    std::vector<cpx<R>> bhat((size_t)M);
-    for (int64_t k = 0; k < M; k++) bhat[(size_t)k] = mk((R)(br[(size_t)k] / (double)M), (R)(bi[(size_t)k] / (double)M));
-    e = upload(p, chirp, &p->chirp);
-    if (e == cudaSuccess) e = upload(p, bhat, &p->bhat);
-    if (e != cudaSuccess) return e;
-    return build_pow2<R>(p, ilog2(M), &p->eng);
-}
+namespace {
 
 /* ----------------------------------------------------------- execution */
-
-struct IoDesc {
-    const void *ptr;
-    int64_t stride, dist;
-    int mode;
-};
 
 template <typename R, int E>
 void launch_pass(const PassArgs<R> &a, int64_t blocks, int threads, size_t smem, cudaStream_t st)
 {
     void (*kern)(const PassArgs<R>) = fft_pass_kernel<R, E>;
     NLA_LAUNCH(kern, dim3((unsigned)blocks), dim3(threads), smem, st)(a);
-}
-
-bool vec_ok(const void *p, int64_t stride, int64_t dist, size_t align)
-{
-    (void)stride;
-    (void)dist;
-    return (reinterpret_cast<uintptr_t>(p) & (align - 1)) == 0;
 }
 
 /* Run the power-of-two engine on `batch` transforms from src to dst.  With
@@ -721,8 +432,8 @@ cudaError_t run_pow2(const Pow2 &g, int64_t batch, IoDesc src, IoDesc dst, void 
         a.os = out.stride;
         a.od = out.dist;
         a.out_mode = out.mode;
-        a.in_vec = vec_ok(in.ptr, in.stride, in.dist, sizeof(cpx<R>));
-        a.out_vec = vec_ok(out.ptr, out.stride, out.dist, sizeof(cpx<R>));
+        a.in_vec = vec_ok(in.ptr, sizeof(cpx<R>));
+        a.out_vec = vec_ok(out.ptr, sizeof(cpx<R>));
         a.conj_in = p == 0 ? conj_in : 0;
         a.conj_out = p == g.P - 1 ? conj_out : 0;
         a.apply_scale = p == g.P - 1 ? apply_scale : 0;
@@ -774,6 +485,15 @@ cudaError_t run_pow2(const Pow2 &g, int64_t batch, IoDesc src, IoDesc dst, void 
     return cudaGetLastError();
 }
 
+/* The plan's engine of length n (C2C) or n/2 (real): power of two or mixed. */
+template <typename R>
+cudaError_t run_eng(const nla_cuda_fft *p, int64_t batch, IoDesc src, IoDesc dst, void *x, void *y, int conj_in,
+                    int conj_out, R scale, int apply_scale, cudaStream_t st)
+{
+    if (p->mixed) return run_mixed<R>(p->mix, batch, src, dst, x, y, conj_in, conj_out, scale, apply_scale, st);
+    return run_pow2<R>(p->eng, batch, src, dst, x, y, conj_in, conj_out, scale, apply_scale, st);
+}
+
 /* Grid for the element-wise kernels: x over elements, y over the batch. */
 void elem_grid(int64_t count, int64_t batch, dim3 *grid)
 {
@@ -793,24 +513,24 @@ cudaError_t exec_chunk(const nla_cuda_fft *p, cudaStream_t st, const R *in, R *o
     dim3 grid;
     switch (p->method) {
     case M_POW2:
-        return run_pow2<R>(p->eng, cb, IoDesc{in, p->is, p->id, IO_COMPLEX}, IoDesc{out, p->os, p->od, IO_COMPLEX},
-                           w0, w1, p->backward, p->backward, scale, 1, st);
+        return run_eng<R>(p, cb, IoDesc{in, p->is, p->id, IO_COMPLEX}, IoDesc{out, p->os, p->od, IO_COMPLEX}, w0,
+                          w1, p->backward, p->backward, scale, 1, st);
     case M_REAL2: {
         const int64_t h = len;
         const cpx<R> *tw = static_cast<const cpx<R> *>(p->rtw);
         if (p->kind == NLA_FFT_R2C) {
-            cudaError_t e = run_pow2<R>(p->eng, cb, IoDesc{in, p->is, p->id, IO_REALPAIR},
-                                        IoDesc{w0, 1, h, IO_COMPLEX}, w1, w2, 0, 0, scale, 0, st);
+            cudaError_t e = run_eng<R>(p, cb, IoDesc{in, p->is, p->id, IO_REALPAIR}, IoDesc{w0, 1, h, IO_COMPLEX},
+                                       w1, w2, 0, 0, scale, 0, st);
             if (e != cudaSuccess) return e;
             elem_grid(h + 1, cb, &grid);
             NLA_LAUNCH(r2c_post_kernel<R>, grid, dim3(256), 0, st)
-            (static_cast<const cpx<R> *>(w0), h, out, p->os, p->od, vec_ok(out, 0, 0, sizeof(cpx<R>)), tw, scale, cb);
+            (static_cast<const cpx<R> *>(w0), h, out, p->os, p->od, vec_ok(out, sizeof(cpx<R>)), tw, scale, cb);
             return cudaGetLastError();
         }
         elem_grid(h, cb, &grid);
         NLA_LAUNCH(c2r_pre_kernel<R>, grid, dim3(256), 0, st)(in, p->is, p->id, h, static_cast<cpx<R> *>(w0), tw, cb);
-        return run_pow2<R>(p->eng, cb, IoDesc{w0, 1, h, IO_COMPLEX}, IoDesc{out, p->os, p->od, IO_REALPAIR}, w1, w0,
-                           0, 1, scale, 1, st);
+        return run_eng<R>(p, cb, IoDesc{w0, 1, h, IO_COMPLEX}, IoDesc{out, p->os, p->od, IO_REALPAIR}, w1, w0, 0,
+                          1, scale, 1, st);
     }
     default: {
         const int64_t M = p->M;
@@ -857,77 +577,10 @@ cudaError_t exec_all(const nla_cuda_fft *p, cudaStream_t st, const void *in, voi
 
 } /* namespace */
 
-extern "C" cudaError_t nla_cuda_fft_create(const nla_fft_desc *desc, nla_cuda_fft **plan)
-{
-    if (!desc || !plan) return cudaErrorInvalidValue;
-    *plan = nullptr;
-    const nla_fft_desc &d = *desc;
-    if (d.kind != NLA_FFT_C2C && d.kind != NLA_FFT_R2C && d.kind != NLA_FFT_C2R) return cudaErrorInvalidValue;
-    if (d.precision != NLA_DOUBLE && d.precision != NLA_FLOAT) return cudaErrorInvalidValue;
-    if (d.n < 1 || d.howmany < 1 || d.istride < 1 || d.ostride < 1 || d.idist < 1 || d.odist < 1 ||
-        d.scale == 0.0 || d.n > ((int64_t)1 << 40))
-        return cudaErrorInvalidValue;
-    nla_cuda_fft *p = new (std::nothrow) nla_cuda_fft();
-    if (!p) return cudaErrorMemoryAllocation;
-    p->kind = d.kind;
-    p->prec = d.precision;
-    p->backward = d.kind == NLA_FFT_C2R || (d.kind == NLA_FFT_C2C && d.direction == NLA_FFT_BACKWARD);
-    p->n = d.n;
-    p->howmany = d.howmany;
-    p->is = d.istride;
-    p->id = d.idist;
-    p->os = d.ostride;
-    p->od = d.odist;
-    p->scale = d.scale;
-    p->chirp = p->bhat = p->rtw = nullptr;
-    p->M = 0;
-    if (d.kind == NLA_FFT_C2C)
-        p->method = is_pow2(d.n) ? M_POW2 : M_BLUE;
-    else
-        p->method = is_pow2(d.n) && d.n >= 2 ? M_REAL2 : M_BLUE;
-    cudaError_t e = d.precision == NLA_DOUBLE ? create_tables<double>(p) : create_tables<float>(p);
-    /* The tables went up with cudaMemcpy from pageable memory, which may
-       return before the DMA lands, on stream 0, which a non-blocking
-       context stream does not wait for: the plan is ready once it lands. */
-    if (e == cudaSuccess)
-        e = cudaStreamSynchronize(0);
-    if (e != cudaSuccess) {
-        nla_cuda_fft_destroy(p);
-        return e;
-    }
-    /* scratch buffers per chunk (see exec_chunk) */
-    const int P = p->eng.P;
-    if (p->method == M_POW2) p->nbuf = P == 1 ? 0 : P == 2 ? 1 : 2;
-    else if (p->method == M_REAL2) p->nbuf = p->kind == NLA_FFT_R2C ? (P >= 3 ? 3 : P) : (P == 1 ? 1 : 2);
-    else p->nbuf = P == 1 ? 2 : 3;
-    p->chunk = p->howmany;
-    if (p->nbuf > 0) {
-        int64_t c = kChunkElems / p->len;
-        if (c < 1) c = 1;
-        if (c < p->chunk) p->chunk = c;
-    }
-    const size_t elem = d.precision == NLA_DOUBLE ? 16 : 8;
-    p->buf_bytes = ((size_t)p->chunk * (size_t)p->len * elem + 255) & ~(size_t)255;
-    *plan = p;
-    return cudaSuccess;
-}
-
-extern "C" size_t nla_cuda_fft_workspace(const nla_cuda_fft *plan)
-{
-    return plan ? (size_t)plan->nbuf * plan->buf_bytes : 0;
-}
-
 extern "C" cudaError_t nla_cuda_fft_exec(const nla_cuda_fft *plan, cudaStream_t st, const void *in, void *out,
                                          void *work)
 {
     if (!plan || !in || !out || (plan->nbuf > 0 && !work)) return cudaErrorInvalidValue;
     return plan->prec == NLA_DOUBLE ? exec_all<double>(plan, st, in, out, work)
                                     : exec_all<float>(plan, st, in, out, work);
-}
-
-extern "C" void nla_cuda_fft_destroy(nla_cuda_fft *plan)
-{
-    if (!plan) return;
-    for (void *d : plan->allocs) cudaFree(d);
-    delete plan;
 }

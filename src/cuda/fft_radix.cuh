@@ -1,6 +1,7 @@
 /*
  * fft_radix.cuh - complex arithmetic and the in-register DFTs of size 2, 4,
- * 8 and 16 that the CUDA FFT kernels are built from.
+ * 8 and 16, and of the odd primes 3, 5, 7, 11 and 13, that the CUDA FFT
+ * kernels are built from.
  *
  * Everything here is the forward transform (exp(-2*pi*i*j*k/R)); the
  * backward one is conj(forward(conj(x))), applied at the loads and stores.
@@ -127,6 +128,91 @@ NLA_UNROLL
     }
 };
 
+/* cos and sin of 2*pi*j/P for j = 1..(P-1)/2, P an odd prime <= 13 */
+template <int P, typename R> NLA_HD void odd_roots(R (&c)[(P - 1) / 2], R (&s)[(P - 1) / 2])
+{
+    if constexpr (P == 3) {
+        c[0] = R(-0.5);
+        s[0] = R(0.8660254037844386467637231707529361835);
+    } else if constexpr (P == 5) {
+        c[0] = R(0.3090169943749474241022934171828190589);
+        c[1] = R(-0.8090169943749474241022934171828190589);
+        s[0] = R(0.9510565162951535721164393333793821434);
+        s[1] = R(0.5877852522924731291687059546390727686);
+    } else if constexpr (P == 7) {
+        c[0] = R(0.6234898018587335305250048840042398106);
+        c[1] = R(-0.2225209339563144042889025644967947595);
+        c[2] = R(-0.9009688679024191262361023195074450512);
+        s[0] = R(0.7818314824680298087084445266740577502);
+        s[1] = R(0.9749279121818236070181316829939312172);
+        s[2] = R(0.4338837391175581204757683328483587546);
+    } else if constexpr (P == 11) {
+        c[0] = R(0.8412535328311811688618116489193677175);
+        c[1] = R(0.4154150130018864255292741492296232035);
+        c[2] = R(-0.1423148382732851404437926686163696688);
+        c[3] = R(-0.6548607339452850640569250724662935532);
+        c[4] = R(-0.9594929736144973898903680570663276991);
+        s[0] = R(0.5406408174555975821076359543186916954);
+        s[1] = R(0.9096319953545183714117153830790284601);
+        s[2] = R(0.9898214418809327323760920377767187874);
+        s[3] = R(0.7557495743542582837740358439723444202);
+        s[4] = R(0.2817325568414296977114179153466168990);
+    } else {
+        static_assert(P == 13, "odd radices: 3, 5, 7, 11, 13");
+        c[0] = R(0.8854560256532098959003755220150988786);
+        c[1] = R(0.5680647467311558025118075591275166245);
+        c[2] = R(0.1205366802553230533490676874525435823);
+        c[3] = R(-0.3546048870425356259696378926000184743);
+        c[4] = R(-0.7485107481711010986346305997013513838);
+        c[5] = R(-0.9709418174260520271569822762937892272);
+        s[0] = R(0.4647231720437685456560153351331047776);
+        s[1] = R(0.8229838658936563945796174234393819907);
+        s[2] = R(0.9927088740980539928007516494925201793);
+        s[3] = R(0.9350162426854148234397845998378307291);
+        s[4] = R(0.6631226582407952023767854926667662795);
+        s[5] = R(0.2393156642875577671487537262602118952);
+    }
+}
+
+/* Odd prime P, H = (P-1)/2: with a_k = v_k + v_{P-k}, b_k = v_k - v_{P-k},
+   X_0 = v_0 + sum a_k and, for m = 1..H, with theta = 2*pi*k*m/P,
+   X_m, X_{P-m} = v_0 + sum_k a_k cos(theta) -/+ i sum_k b_k sin(theta). */
+template <int P> struct DftOdd {
+    template <typename R> static NLA_HD void go(cpx<R> (&v)[P])
+    {
+        constexpr int H = (P - 1) / 2;
+        R c[H], s[H];
+        odd_roots<P>(c, s);
+        cpx<R> a[H], b[H];
+NLA_UNROLL
+        for (int k = 1; k <= H; k++) {
+            a[k - 1] = v[k] + v[P - k];
+            b[k - 1] = v[k] - v[P - k];
+        }
+        const cpx<R> x0 = v[0];
+        cpx<R> sum = x0;
+NLA_UNROLL
+        for (int k = 0; k < H; k++) sum = sum + a[k];
+        v[0] = sum;
+NLA_UNROLL
+        for (int m = 1; m <= H; m++) {
+            cpx<R> re = x0, im = mk(R(0), R(0));
+NLA_UNROLL
+            for (int k = 1; k <= H; k++) {
+                const int q = (k * m) % P;                  /* theta = 2*pi*q/P */
+                const R ck = q <= H ? c[q - 1] : c[P - q - 1];
+                const R sk = q <= H ? s[q - 1] : -s[P - q - 1];
+                re.x = fma(a[k - 1].x, ck, re.x);
+                re.y = fma(a[k - 1].y, ck, re.y);
+                im.x = fma(b[k - 1].x, sk, im.x);
+                im.y = fma(b[k - 1].y, sk, im.y);
+            }
+            v[m] = mk(re.x + im.y, re.y - im.x);            /* re - i*im */
+            v[P - m] = mk(re.x - im.y, re.y + im.x);        /* re + i*im */
+        }
+    }
+};
+
 /* DFT of the R_ values g[k], k < R_ (an array view). */
 template <int R_, typename R> NLA_HD void dft(cpx<R> (&g)[R_])
 {
@@ -134,6 +220,7 @@ template <int R_, typename R> NLA_HD void dft(cpx<R> (&g)[R_])
     else if constexpr (R_ == 4) Dft<4>::go(g[0], g[1], g[2], g[3]);
     else if constexpr (R_ == 8) Dft<8>::go(g[0], g[1], g[2], g[3], g[4], g[5], g[6], g[7]);
     else if constexpr (R_ == 16) Dft<16>::go(g);
+    else DftOdd<R_>::go(g);
 }
 
 } /* namespace nla_fft */

@@ -5,7 +5,9 @@
  *                   workspace, pinned staging), memory, host staging, the
  *                   BLAS and FFT entries, error mapping
  *   level2.cu       gemv, gbmv, spmv kernels (s and d) and a scaling kernel
- *   gemm.cu, fft.cu GEMM and FFT kernels (cuda_kernels.h)
+ *   gemm.cu, fft.cu GEMM and FFT kernels (cuda_kernels.h); the FFT's
+ *                   other files (fft_mixed.cu, fft_plan.cu) are listed in
+ *                   fft_internal.h
  *   fw.cu           the Frank-Wolfe loop on the device
  *
  * Everything here works on device pointers and enqueues on a stream

@@ -605,11 +605,11 @@ bool smooth13(int64_t n)
     return n == 1;
 }
 
-/* Length of the FFT engine the plan runs: n (C2C) or n/2 (real, n even)
-   when its prime factors are at most 13, else Bluestein's power of two. */
+/* Length of the FFT the plan runs: n when its prime factors are at most 13
+   (the engine is n/2 long for even real n), else Bluestein's power of two. */
 int64_t engine_len(int64_t n, int kind)
 {
-    if (smooth13(n) && (kind == NLA_FFT_C2C || n % 2 == 0)) return n;
+    if (smooth13(n) && (kind == NLA_FFT_C2C || n > 1)) return n;
     int64_t m = 1;
     while (m < 2 * n - 1) m <<= 1;
     return m;

@@ -1412,8 +1412,8 @@ static void X(fft_case)(nla_context *gpu, nla_context *cpu, const X(fftcase) *c)
 static void X(fft_sweep)(nla_context *gpu, nla_context *cpu)
 {
     /* powers of two, lengths whose prime factors are at most 13 (mixed
-       radix: one pass, then 2187, 15625 and 69984 in several), and others
-       (Bluestein: 1009; odd real lengths) */
+       radix: one pass, then 2187, 15625 and 69984 in several; odd real
+       lengths as complex transforms), and others (Bluestein: 1009) */
     static const int64_t ns[] = { 1, 2, 8, 64, 1024, 4096, 12, 45, 100, 1001, 1009, 1200, 2187, 15625,
                                   69984, 65536 };
     static const int64_t hm[] = { 1, 3 };

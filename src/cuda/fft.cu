@@ -29,9 +29,11 @@
  * Real transforms, even n >= 2: the half-length complex FFT (power-of-two
  * or mixed-radix engine) of z_j = x_2j + i*x_2j+1 plus a post-processing
  * kernel (R2C), or a pre-processing kernel plus the half-length FFT storing
- * real pairs (C2R).
+ * real pairs (C2R).  Odd n > 1 with prime factors <= 13: the mixed-radix
+ * engine of length n reads the real input (R2C) or the Hermitian half (C2R)
+ * and stores the half spectrum or the real part.
  *
- * Every other n (a prime factor over 13, odd real n, real n = 1):
+ * Every other n (a prime factor over 13, real n = 1):
  * Bluestein.  a_j = x_j*w_j (w_m = exp(-pi*i*m^2/n)), zero-padded to
  * M = 2^ceil(log2(2n-1)), convolved with conj(w) through two forward
  * power-of-two FFTs of length M and a pointwise product with the plan's
@@ -490,7 +492,10 @@ template <typename R>
 cudaError_t run_eng(const nla_cuda_fft *p, int64_t batch, IoDesc src, IoDesc dst, void *x, void *y, int conj_in,
                     int conj_out, R scale, int apply_scale, cudaStream_t st)
 {
-    if (p->mixed) return run_mixed<R>(p->mix, batch, src, dst, x, y, conj_in, conj_out, scale, apply_scale, st);
+    if (p->mixed) {
+        const int64_t nout = p->method == M_POW2 && p->kind == NLA_FFT_R2C ? p->n / 2 + 1 : p->mix.N;
+        return run_mixed<R>(p->mix, batch, src, dst, x, y, conj_in, conj_out, scale, apply_scale, nout, st);
+    }
     return run_pow2<R>(p->eng, batch, src, dst, x, y, conj_in, conj_out, scale, apply_scale, st);
 }
 
@@ -512,9 +517,13 @@ cudaError_t exec_chunk(const nla_cuda_fft *p, cudaStream_t st, const R *in, R *o
     const int64_t n = p->n, len = p->len;
     dim3 grid;
     switch (p->method) {
-    case M_POW2:
-        return run_eng<R>(p, cb, IoDesc{in, p->is, p->id, IO_COMPLEX}, IoDesc{out, p->os, p->od, IO_COMPLEX}, w0,
-                          w1, p->backward, p->backward, scale, 1, st);
+    case M_POW2: {
+        /* odd real n (mixed engine): real in, Hermitian half out or back */
+        const int im = p->kind == NLA_FFT_R2C ? IO_REAL : p->kind == NLA_FFT_C2R ? IO_HERM : IO_COMPLEX;
+        const int om = p->kind == NLA_FFT_C2R ? IO_REAL : IO_COMPLEX;
+        return run_eng<R>(p, cb, IoDesc{in, p->is, p->id, im}, IoDesc{out, p->os, p->od, om}, w0, w1, p->backward,
+                          p->backward, scale, 1, st);
+    }
     case M_REAL2: {
         const int64_t h = len;
         const cpx<R> *tw = static_cast<const cpx<R> *>(p->rtw);

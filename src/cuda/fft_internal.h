@@ -56,7 +56,11 @@ constexpr int kMixMaxPasses = 6;
 constexpr int kMixMaxStages = 12;
 constexpr int kMixThreads = 256;
 
-enum { IO_COMPLEX = 0, IO_REALPAIR = 1 };
+/* Array forms of an engine's input and output: complex; real pairs (z_i =
+   x_2i + i*x_2i+1); and, mixed-radix engine only, real (a real input, or
+   the real part stored) and Hermitian (the first n/2+1 of a conjugate-
+   symmetric input, the imaginary parts of X_0 and X_n/2 ignored). */
+enum { IO_COMPLEX = 0, IO_REALPAIR = 1, IO_REAL = 2, IO_HERM = 3 };
 
 struct StageList {
     int n;
@@ -135,10 +139,11 @@ template <typename R> cudaError_t set_mixed_smem_limits();
 /* Run an engine on `batch` transforms from src to dst.  With P > 1 the
    intermediate results alternate between scratch buffers x and y (neither
    may be dst; either may be the src buffer).  conj_in conjugates the input,
-   conj_out and apply_scale the output. */
+   conj_out and apply_scale the output; only its first nout elements are
+   stored. */
 template <typename R>
 cudaError_t run_mixed(const Mixed &g, int64_t batch, IoDesc src, IoDesc dst, void *x, void *y, int conj_in,
-                      int conj_out, R scale, int apply_scale, cudaStream_t st);
+                      int conj_out, R scale, int apply_scale, int64_t nout, cudaStream_t st);
 
 /* Passes and stages of a mixed-radix engine of length n for precision R
    (no tables yet); false when n has a prime factor over 13 or needs more
@@ -155,7 +160,8 @@ struct nla_cuda_fft {
     int backward;            /* C2C backward (C2R is always backward, R2C forward) */
     int64_t n, howmany, is, id, os, od;
     double scale;
-    int method;              /* M_POW2: C2C on an engine of length n (power of two or mixed) */
+    int method;              /* M_POW2: one engine of length n (power of two, or mixed: also
+                                R2C/C2R of odd n) */
     int mixed;               /* POW2 and REAL2: the engine is mix, not eng */
     nla_fft::Pow2 eng;       /* length n (POW2), n/2 (REAL2) or M (BLUE) */
     nla_fft::Mixed mix;      /* length n (POW2) or n/2 (REAL2) when mixed */

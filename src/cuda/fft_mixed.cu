@@ -19,7 +19,10 @@
  * < N, is the product of two table entries (hi/lo split of m); stage
  * twiddles are per-pass tables.  All tables are computed in double on the
  * host (fft_plan.cu).  Loads and stores take the strided, batched, real-pair,
- * conjugating and scaling forms of the power-of-two engine.
+ * conjugating and scaling forms of the power-of-two engine, and two more
+ * for R2C and C2R of odd n, which run the complex transform of length n: a
+ * real input or output, and a Hermitian input read from its first n/2+1
+ * elements; R2C stores only the first n/2+1 outputs.
  */
 #include "fft_internal.h"
 
@@ -39,11 +42,12 @@ struct MixArgs {
     R *out;
     int64_t os, od;
     int in_mode, out_mode;
+    int64_t nout;         /* elements stored per transform: those with index < nout */
     int conj_in, conj_out, apply_scale;
     R scale;
     int64_t N, Ns, ncols, nunits;   /* ncols = N/L columns, nunits = ncols * batch */
     int64_t twstep;                  /* N/(Ns*L): w_{Ns*L}^e = w_N^(e*twstep) */
-    int L, T, pitch, tfast;         /* units per block, shared row pitch, unit index fastest */
+    int L, T, pitch, tfast;         /* units per block, shared row pitch, loads by unit index fastest */
     int nst;
     int rad[kMixMaxStages];
     const cpx<R> *stw;              /* stage twiddles, laid out as in fft.cu */
@@ -51,11 +55,12 @@ struct MixArgs {
     int lo_bits;
 };
 
-/* Element q of the block -> unit t and row r. */
+/* Element q of the block -> unit t and row r, the unit index fastest or
+   the row. */
 template <typename R>
-__device__ __forceinline__ void unit_row(const MixArgs<R> &a, int q, int *t, int *r)
+__device__ __forceinline__ void unit_row(const MixArgs<R> &a, bool tfast, int q, int *t, int *r)
 {
-    if (a.tfast) {
+    if (tfast) {
         *t = q % a.T;
         *r = q / a.T;
     } else {
@@ -64,18 +69,43 @@ __device__ __forceinline__ void unit_row(const MixArgs<R> &a, int q, int *t, int
     }
 }
 
-/* Address of element idx of transform b; the imaginary part is `second`
-   further (real pairs: stride apart). */
+/* Element idx of transform b of the input (forms: IO_* in fft_internal.h). */
 template <typename R>
-__device__ __forceinline__ R *mix_addr(const R *base, int mode, int64_t stride, int64_t dist, int64_t b,
-                                       int64_t idx, int64_t *second)
+__device__ __forceinline__ cpx<R> mix_load(const MixArgs<R> &a, int64_t b, int64_t idx)
 {
-    if (mode == IO_REALPAIR) {
-        *second = stride;
-        return const_cast<R *>(base) + b * dist + 2 * idx * stride;
+    switch (a.in_mode) {
+    case IO_REALPAIR: {
+        const R *p = a.in + b * a.id + 2 * idx * a.is;
+        return mk(p[0], p[a.is]);
     }
-    *second = 1;
-    return const_cast<R *>(base) + 2 * (b * dist + idx * stride);
+    case IO_REAL: return mk(a.in[b * a.id + idx * a.is], R(0));
+    case IO_HERM: {
+        const bool lo = 2 * idx <= a.N;
+        const int64_t j = lo ? idx : a.N - idx;
+        const R *p = a.in + 2 * (b * a.id + j * a.is);
+        return mk(p[0], j == 0 || 2 * j == a.N ? R(0) : lo ? p[1] : -p[1]);
+    }
+    default: {
+        const R *p = a.in + 2 * (b * a.id + idx * a.is);
+        return mk(p[0], p[1]);
+    }
+    }
+}
+
+template <typename R>
+__device__ __forceinline__ void mix_store(const MixArgs<R> &a, int64_t b, int64_t idx, cpx<R> x)
+{
+    if (a.out_mode == IO_REAL) {
+        a.out[b * a.od + idx * a.os] = x.x;
+    } else if (a.out_mode == IO_REALPAIR) {
+        R *p = a.out + b * a.od + 2 * idx * a.os;
+        p[0] = x.x;
+        p[a.os] = x.y;
+    } else {
+        R *p = a.out + 2 * (b * a.od + idx * a.os);
+        p[0] = x.x;
+        p[1] = x.y;
+    }
 }
 
 /* One radix-RAD stage of the in-block Stockham DFT of each unit, after
@@ -118,14 +148,12 @@ __global__ void __launch_bounds__(kMixThreads) fft_mixed_kernel(const MixArgs<R>
     /* v[r] = x[col + r*ncols] * w_{Ns*L}^(r*(col%Ns)) into src */
     for (int q = threadIdx.x; q < TL; q += blockDim.x) {
         int t, r;
-        unit_row(a, q, &t, &r);
+        unit_row(a, a.tfast, q, &t, &r);
         const int64_t u = u0 + t;
         cpx<R> x = mk(R(0), R(0));
         if (u < a.nunits) {
             const int64_t b = u / a.ncols, col = u - b * a.ncols;
-            int64_t second;
-            const R *p = mix_addr(a.in, a.in_mode, a.is, a.id, b, col + r * a.ncols, &second);
-            x = mk(p[0], p[second]);
+            x = mix_load(a, b, col + r * a.ncols);
             if (a.conj_in) x.y = -x.y;
             if (a.Ns > 1) {
                 const int64_t e = (int64_t)r * (col % a.Ns) * a.twstep;    /* < N */
@@ -161,10 +189,11 @@ __global__ void __launch_bounds__(kMixThreads) fft_mixed_kernel(const MixArgs<R>
         dst = tmp;
     }
 
-    /* y[(col/Ns)*Ns*L + col%Ns + r*Ns] = DFT_L(v)[r] from src */
+    /* y[(col/Ns)*Ns*L + col%Ns + r*Ns] = DFT_L(v)[r] from src: adjacent
+       columns are adjacent there when Ns > 1, the rows of a unit when not */
     for (int q = threadIdx.x; q < TL; q += blockDim.x) {
         int t, r;
-        unit_row(a, q, &t, &r);
+        unit_row(a, a.Ns > 1, q, &t, &r);
         const int64_t u = u0 + t;
         if (u < a.nunits) {
             const int64_t b = u / a.ncols, col = u - b * a.ncols, cm = col % a.Ns;
@@ -172,10 +201,7 @@ __global__ void __launch_bounds__(kMixThreads) fft_mixed_kernel(const MixArgs<R>
             cpx<R> x = src[t * a.pitch + r];
             if (a.conj_out) x.y = -x.y;
             if (a.apply_scale) x = nla_fft::scale(x, a.scale);
-            int64_t second;
-            R *p = mix_addr(a.out, a.out_mode, a.os, a.od, b, idx, &second);
-            p[0] = x.x;
-            p[second] = x.y;
+            if (idx < a.nout) mix_store(a, b, idx, x);
         }
     }
 }
@@ -194,7 +220,7 @@ cudaError_t nla_fft::set_mixed_smem_limits()
 
 template <typename R>
 cudaError_t nla_fft::run_mixed(const Mixed &g, int64_t batch, IoDesc src, IoDesc dst, void *x, void *y,
-                               int conj_in, int conj_out, R scale, int apply_scale, cudaStream_t st)
+                               int conj_in, int conj_out, R scale, int apply_scale, int64_t nout, cudaStream_t st)
 {
     const int64_t N = g.N;
     const void *prev = src.ptr;
@@ -212,6 +238,7 @@ cudaError_t nla_fft::run_mixed(const Mixed &g, int64_t batch, IoDesc src, IoDesc
         a.os = out.stride;
         a.od = out.dist;
         a.out_mode = out.mode;
+        a.nout = p == g.P - 1 ? nout : N;
         a.conj_in = p == 0 ? conj_in : 0;
         a.conj_out = p == g.P - 1 ? conj_out : 0;
         a.apply_scale = p == g.P - 1 ? apply_scale : 0;
@@ -252,6 +279,6 @@ cudaError_t nla_fft::run_mixed(const Mixed &g, int64_t batch, IoDesc src, IoDesc
 template cudaError_t nla_fft::set_mixed_smem_limits<double>();
 template cudaError_t nla_fft::set_mixed_smem_limits<float>();
 template cudaError_t nla_fft::run_mixed<double>(const Mixed &, int64_t, IoDesc, IoDesc, void *, void *, int, int,
-                                                double, int, cudaStream_t);
+                                                double, int, int64_t, cudaStream_t);
 template cudaError_t nla_fft::run_mixed<float>(const Mixed &, int64_t, IoDesc, IoDesc, void *, void *, int, int,
-                                               float, int, cudaStream_t);
+                                               float, int, int64_t, cudaStream_t);

@@ -15,12 +15,9 @@
 #include <new>
 #include <vector>
 
-using nla_fft::cpx;
-using nla_fft::mk;
 using namespace nla_fft;
 
 namespace {
-
 
 /* (sin, cos)(pi*num/den) with the argument reduced exactly (num, den >= 0). */
 void sincospi_frac(int64_t num, int64_t den, double *s, double *c)
@@ -111,7 +108,6 @@ cudaError_t split_twiddles(nla_cuda_fft *p, int64_t N, int *lo_bits, const void 
     if (e == cudaSuccess) e = upload(p, hi, tw_hi);
     return e;
 }
-
 
 template <typename R>
 cudaError_t build_pow2(nla_cuda_fft *p, int logN, Pow2 *g)
@@ -328,7 +324,6 @@ cudaError_t create_tables(nla_cuda_fft *p)
     return build_pow2<R>(p, ilog2(M), &p->eng);
 }
 
-
 } /* namespace */
 
 extern "C" cudaError_t nla_cuda_fft_create(const nla_fft_desc *desc, nla_cuda_fft **plan)
@@ -355,17 +350,16 @@ extern "C" cudaError_t nla_cuda_fft_create(const nla_fft_desc *desc, nla_cuda_ff
     p->scale = d.scale;
     p->chirp = p->bhat = p->rtw = nullptr;
     p->M = 0;
-    /* C2C: an engine of length n; R2C and C2R with even n: of length n/2;
-       the engine is the power-of-two or the mixed-radix one, else Bluestein */
-    const int64_t elen = d.kind == NLA_FFT_C2C ? d.n : d.n % 2 == 0 ? d.n / 2 : 0;
+    /* C2C and odd real n: an engine of length n; R2C and C2R with even n: of
+       length n/2; the power-of-two or the mixed-radix engine, else Bluestein
+       (the power-of-two engine takes no real or Hermitian array: not n = 1) */
+    const bool half = d.kind != NLA_FFT_C2C && d.n % 2 == 0;
+    const int64_t elen = half ? d.n / 2 : d.n;
     p->mixed = 0;
     p->method = M_BLUE;
-    if (elen >= 1) {
-        if (!is_pow2(elen))
-            p->mixed = d.precision == NLA_DOUBLE ? plan_mixed<double>(elen, &p->mix)
-                                                 : plan_mixed<float>(elen, &p->mix);
-        if (is_pow2(elen) || p->mixed) p->method = d.kind == NLA_FFT_C2C ? M_POW2 : M_REAL2;
-    }
+    if (!is_pow2(elen))
+        p->mixed = d.precision == NLA_DOUBLE ? plan_mixed<double>(elen, &p->mix) : plan_mixed<float>(elen, &p->mix);
+    if (p->mixed || (is_pow2(elen) && (half || d.kind == NLA_FFT_C2C))) p->method = half ? M_REAL2 : M_POW2;
     cudaError_t e = d.precision == NLA_DOUBLE ? create_tables<double>(p) : create_tables<float>(p);
     /* The tables went up with cudaMemcpy from pageable memory, which may
        return before the DMA lands, on stream 0, which a non-blocking

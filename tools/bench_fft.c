@@ -4,7 +4,7 @@
  * GSL's radix-2 routine, both loaded at run time (bench_libs.c).
  *
  * A row is one transform, out = FFT(in), forward:
- *   c2c  complex, n = 2^6 ... 2^22, the mixed-radix n = 1000, 1200, 2187,
+ *   c2c  complex, n = 2^2 ... 2^22, the mixed-radix n = 1000, 1200, 2187,
  *        15625, 10^5, 10^6, and the primes 1009, 4093 (Bluestein),
  *        against FFTW
  *   r2c  real input, n = 2^6 ... 2^22, 1000 and 10^5, against FFTW
@@ -286,7 +286,7 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
         out[k++] = fft_case(p, 1 << 16, FFT_C2C, REF_GSL);
         return k;
     }
-    for (int lg = 6; lg <= 22; lg++)
+    for (int lg = 2; lg <= 22; lg++)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_FFTW);
     for (int i = 0; i < 8; i++)
         out[k++] = fft_case(p, other[i], FFT_C2C, REF_FFTW);

@@ -246,6 +246,17 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
         return ck.status;
     }
     d = &nd->d;
+    if (d->rank == 1 && d->howmany == 1) {
+        /* one 1-D transform: the plain plan, with no layer between */
+        memset(&sum, 0, sizeof sum);
+        sum.kind = d->kind;
+        sum.precision = d->precision;
+        sum.direction = d->direction;
+        sum.n = d->n[0];
+        sum.scale = d->scale;
+        free(nd);
+        return nla_fft_plan_create_as(ctx, fn, &sum, plan);
+    }
     c2r = d->kind == NLA_FFT_C2R;
     /* the rows: packed out of place, padded in place (C2C: one plan) */
     for (int ip = 0; ip < (d->kind == NLA_FFT_C2C ? 1 : 2) && s == NLA_OK; ip++) {

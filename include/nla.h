@@ -271,10 +271,21 @@ NLA_API nla_status nla_sgemm_strided_batched(nla_context *ctx, nla_layout layout
        istride == ostride == 1 and idist == 2*odist, C2R needs
        istride == ostride == 1 and odist == 2*idist.  Other in-place layouts
        are rejected (NLA_EINVAL).
+     - REDFT10 and REDFT01 (below): as C2C, istride == ostride and
+       idist == odist when howmany > 1.
    Plans keep no pointer to their context, but the context must outlive
    them.  scale multiplies every output (0 means 1; e.g. 1.0/n makes the
    backward transform the inverse). */
-typedef enum nla_fft_kind { NLA_FFT_C2C, NLA_FFT_R2C, NLA_FFT_C2R } nla_fft_kind;
+/* Real-to-real cosine transforms, FFTW's unnormalized REDFT10 and REDFT01
+   (n reals in, n reals out, strides and dists in reals; j, k < n):
+     NLA_FFT_REDFT10 (DCT-II):  Y[k] = 2 * sum_j x[j] cos(pi (j+1/2) k / n)
+     NLA_FFT_REDFT01 (DCT-III): Y[k] = x[0] + 2 * sum_{j>=1} x[j] cos(pi j (k+1/2) / n)
+   so REDFT01(REDFT10(x)) = 2n x.  desc->direction is ignored (it must
+   still be one of the two values).  One dimension only: nla_fft_plan_create_nd
+   rejects them.  The CUDA backend has none: an AUTO context runs them on
+   the CPU (host data only), a CUDA context answers NLA_ENOTSUP. */
+typedef enum nla_fft_kind { NLA_FFT_C2C, NLA_FFT_R2C, NLA_FFT_C2R,
+                            NLA_FFT_REDFT10, NLA_FFT_REDFT01 } nla_fft_kind;
 typedef enum nla_fft_direction { NLA_FFT_FORWARD = -1, NLA_FFT_BACKWARD = +1 } nla_fft_direction;
 typedef enum nla_precision { NLA_DOUBLE, NLA_FLOAT } nla_precision;
 typedef struct nla_fft_desc {
@@ -302,6 +313,9 @@ NLA_API nla_status nla_fft_execute_r2c_d(const nla_fft_plan *plan, const double 
 NLA_API nla_status nla_fft_execute_r2c_s(const nla_fft_plan *plan, const float *in, float *out);
 NLA_API nla_status nla_fft_execute_c2r_d(const nla_fft_plan *plan, const double *in, double *out);
 NLA_API nla_status nla_fft_execute_c2r_s(const nla_fft_plan *plan, const float *in, float *out);
+/* REDFT10 or REDFT01 plans (either kind) of this precision */
+NLA_API nla_status nla_fft_execute_r2r_d(const nla_fft_plan *plan, const double *in, double *out);
+NLA_API nla_status nla_fft_execute_r2r_s(const nla_fft_plan *plan, const float *in, float *out);
 /* Multi-dimensional transforms, rank 1 to 3, in FFTW's layout: row-major
    n[0] x ... x n[rank-1], the last dimension contiguous.  Real transforms
    keep n[rank-1] reals a row on the real side and n[rank-1]/2+1 complex

@@ -19,7 +19,7 @@ if test "${NLA_EMU_CXX:-no}" != yes; then
     echo "SKIP: ${NLA_EMU_WHY:-configure found no C++17 compiler for the CUDA emulation}"
     exit 77
 fi
-for f in "$plugin" "$b/tests/test_cuda" "$b/tests/test_fft_nd"; do
+for f in "$plugin" "$b/tests/test_cuda" "$b/tests/test_fft_nd" "$b/tests/test_dct"; do
     if ! test -e "$f"; then
         echo "ERROR: $f was not built"
         exit 99
@@ -40,4 +40,11 @@ NLA_WITH_CUDA=yes NLA_CUDA_PLUGIN=$plugin NLA_TEST_CUDA_EMULATED=1 \
 st2=$?
 echo "emulated (CPU, not GPU): test_fft_nd's cuda suite exit status $st2"
 [ $st -eq 0 ] && st=$st2
+# the DCT, which the plugin declines: AUTO plans it on the CPU
+NLA_WITH_CUDA=yes NLA_CUDA_PLUGIN=$plugin NLA_TEST_CUDA_EMULATED=1 \
+    EMU_ORDER=rand EMU_SEED=12345 EMU_CPASYNC=wait \
+    "$b/tests/test_dct" --filter 'cuda/*' --jobs 2
+st3=$?
+echo "emulated (CPU, not GPU): test_dct's cuda suite exit status $st3"
+[ $st -eq 0 ] && st=$st3
 exit $st

@@ -143,8 +143,11 @@ MOCK_OPS(float, s)
 /* FFT plans that fail on execution, as a device would */
 static nla_status mock_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl)
 {
-    (void)ex;
-    (void)desc;
+    /* as the real plugin: no DCT */
+    if (desc->kind == NLA_FFT_REDFT10 || desc->kind == NLA_FFT_REDFT01) {
+        snprintf(ex->msg, ex->msglen, "mock plugin: no real-to-real (REDFT) transform");
+        return NLA_ENOTSUP;
+    }
     *impl = malloc(1);
     return *impl ? NLA_OK : NLA_ENOMEM;
 }

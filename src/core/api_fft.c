@@ -28,8 +28,19 @@ struct nla_fft_plan {
 
 static const char *kind_name(nla_fft_kind k)
 {
-    return k == NLA_FFT_C2C ? "C2C" : k == NLA_FFT_R2C ? "R2C" : "C2R";
+    return k == NLA_FFT_C2C ? "C2C" : k == NLA_FFT_R2C ? "R2C" : k == NLA_FFT_C2R ? "C2R"
+           : k == NLA_FFT_REDFT10 ? "REDFT10" : "REDFT01";
 }
+
+int nla_fft_is_dct(nla_fft_kind k)
+{
+    return k == NLA_FFT_REDFT10 || k == NLA_FFT_REDFT01;
+}
+
+/* Each side's element is real for the R2C input, the C2R output and both
+   sides of a DCT; complex otherwise. */
+static int real_in(nla_fft_kind k) { return k == NLA_FFT_R2C || nla_fft_is_dct(k); }
+static int real_out(nla_fft_kind k) { return k == NLA_FFT_C2R || nla_fft_is_dct(k); }
 
 /* Elements of one transform's input and output (in their own types). */
 static void lengths(const nla_fft_desc *d, int64_t *lin, int64_t *lout)
@@ -42,9 +53,10 @@ static void lengths(const nla_fft_desc *d, int64_t *lin, int64_t *lout)
 /* An enum argument's value, named by the caller ("desc->kind", "dir") */
 int nla_fft_chk_kind(nla_check *ck, const char *name, nla_fft_kind k)
 {
-    if (k != NLA_FFT_C2C && k != NLA_FFT_R2C && k != NLA_FFT_C2R)
+    if (k != NLA_FFT_C2C && k != NLA_FFT_R2C && k != NLA_FFT_C2R && !nla_fft_is_dct(k))
         return nla_chk_fail(ck, "%s has unknown value %d (expected NLA_FFT_C2C, "
-                            "NLA_FFT_R2C or NLA_FFT_C2R)", name, (int)k);
+                            "NLA_FFT_R2C, NLA_FFT_C2R, NLA_FFT_REDFT10 or "
+                            "NLA_FFT_REDFT01)", name, (int)k);
     return 0;
 }
 
@@ -116,8 +128,8 @@ static int chk_desc(nla_check *ck, const nla_fft_desc *d, nla_fft_desc *r)
     r->howmany = d->howmany ? d->howmany : 1;
     r->istride = d->istride ? d->istride : 1;
     r->ostride = d->ostride ? d->ostride : 1;
-    esin = d->kind == NLA_FFT_R2C ? real : 2 * real;
-    esout = d->kind == NLA_FFT_C2R ? real : 2 * real;
+    esin = real_in(d->kind) ? real : 2 * real;
+    esout = real_out(d->kind) ? real : 2 * real;
     /* a default dist is one transform's extent; the extent checks below
        also cover these products */
     if (nla_mul_overflows(lin, r->istride, &r->idist) ||
@@ -161,8 +173,8 @@ static nla_status plan_both(nla_context *ctx, const char *fn, nla_fft_plan *p)
     flops = (d->kind == NLA_FFT_C2C ? 5.0 : 2.5) * (double)d->n * log2((double)d->n) *
             (double)d->howmany;
     bytes = real * (double)d->howmany *
-            ((d->kind == NLA_FFT_R2C ? 1.0 : 2.0) * (double)lin +
-             (d->kind == NLA_FFT_C2R ? 1.0 : 2.0) * (double)lout);
+            ((real_in(d->kind) ? 1.0 : 2.0) * (double)lin +
+             (real_out(d->kind) ? 1.0 : 2.0) * (double)lout);
     host_on_gpu = nla_auto_offload(NLA_ROUTE_FFT, flops, bytes, nla_context_threads(ctx));
     p->probe = ctx->ops;
     p->probe_state = ctx->state;
@@ -205,9 +217,9 @@ static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_de
     if (nla_chk_ctx(&ck, ctx) || nla_chk_ptr(&ck, "desc", desc, 1) ||
         nla_chk_ptr(&ck, "plan", plan, 1) || chk_desc(&ck, desc, &r))
         return ck.status;
-    if (r.kind == NLA_FFT_R2C)
+    if (r.kind == NLA_FFT_R2C || r.kind == NLA_FFT_REDFT10)
         r.direction = NLA_FFT_FORWARD;
-    else if (r.kind == NLA_FFT_C2R)
+    else if (r.kind == NLA_FFT_C2R || r.kind == NLA_FFT_REDFT01)
         r.direction = NLA_FFT_BACKWARD;
     nla_ok(ctx);
     if (!ctx->cpu_ops &&
@@ -295,7 +307,9 @@ static int inplace_ok(const nla_fft_desc *d)
     if (d->howmany == 1)
         return 1;
     switch (d->kind) {
-    case NLA_FFT_C2C: return d->istride == d->ostride && d->idist == d->odist;
+    case NLA_FFT_C2C:
+    case NLA_FFT_REDFT10:
+    case NLA_FFT_REDFT01: return d->istride == d->ostride && d->idist == d->odist;
     case NLA_FFT_R2C:
         return d->istride == 1 && d->ostride == 1 && d->idist == 2 * d->odist;
     default:
@@ -324,11 +338,15 @@ execute(const char *fn, const nla_fft_plan *plan, const void *in, void *out, int
         return nla_fail(NULL, NLA_EINVAL, fn, "plan is NULL");
     if (plan->magic != PLAN_MAGIC)
         return nla_fail(NULL, NLA_EINVAL, fn, "plan is not a live FFT plan");
-    if (typed && (plan->desc.kind != kind || plan->desc.precision != prec))
+    /* the typed r2r executes take either DCT kind */
+    if (typed && ((nla_fft_is_dct(kind) ? !nla_fft_is_dct(plan->desc.kind)
+                                        : plan->desc.kind != kind) ||
+                  plan->desc.precision != prec))
         return nla_fail(NULL, NLA_EINVAL, fn, "plan is a %s %s plan, not %s %s",
                         plan->desc.precision == NLA_DOUBLE ? "double" : "float",
                         kind_name(plan->desc.kind),
-                        prec == NLA_DOUBLE ? "double" : "float", kind_name(kind));
+                        prec == NLA_DOUBLE ? "double" : "float",
+                        nla_fft_is_dct(kind) ? "REDFT10 or REDFT01" : kind_name(kind));
     if (!in)
         return nla_fail(NULL, NLA_EINVAL, fn, "in is NULL");
     if (!out)
@@ -379,6 +397,8 @@ TYPED(r2c_d, double, NLA_FFT_R2C, NLA_DOUBLE)
 TYPED(r2c_s, float, NLA_FFT_R2C, NLA_FLOAT)
 TYPED(c2r_d, double, NLA_FFT_C2R, NLA_DOUBLE)
 TYPED(c2r_s, float, NLA_FFT_C2R, NLA_FLOAT)
+TYPED(r2r_d, double, NLA_FFT_REDFT10, NLA_DOUBLE)
+TYPED(r2r_s, float, NLA_FFT_REDFT10, NLA_FLOAT)
 
 NLA_API void nla_fft_plan_destroy(nla_fft_plan *plan)
 {

@@ -160,6 +160,10 @@ static int chk_nd(nla_check *ck, const nla_fft_desc_nd *d, struct nla_fft_nd *nd
         nla_fft_chk_prec(ck, "desc->precision", d->precision) ||
         nla_fft_chk_dir(ck, "desc->direction", d->direction))
         return 1;
+    if (nla_fft_is_dct(d->kind))
+        return nla_chk_fail(ck, "desc->kind (%s): the DCT kinds are one-dimensional "
+                            "only (use nla_fft_plan_create)",
+                            d->kind == NLA_FFT_REDFT10 ? "NLA_FFT_REDFT10" : "NLA_FFT_REDFT01");
     if (d->rank < 1 || d->rank > 3)
         return nla_chk_fail(ck, "desc->rank (%d) is not 1, 2 or 3", d->rank);
     for (int k = 0; k < d->rank; k++)

@@ -14,6 +14,8 @@ struct nla_fft_nd;
 int nla_fft_chk_kind(nla_check *ck, const char *name, nla_fft_kind k);
 int nla_fft_chk_prec(nla_check *ck, const char *name, nla_precision p);
 int nla_fft_chk_dir(nla_check *ck, const char *name, nla_fft_direction d);
+/* api_fft.c: k is NLA_FFT_REDFT10 or NLA_FFT_REDFT01 (one dimension only) */
+int nla_fft_is_dct(nla_fft_kind k);
 /* api_fft.c: a 1-D plan, as nla_fft_plan_create, its errors named fn */
 nla_status nla_fft_plan_create_as(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
                                   nla_fft_plan **plan);

@@ -736,6 +736,11 @@ nla_status cu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl
     cu_state *st = (cu_state *)ex->state;
     cu_fft *f;
     cudaError_t e;
+    /* no DCT here: an AUTO context then plans it on the CPU */
+    if (desc->kind != NLA_FFT_C2C && desc->kind != NLA_FFT_R2C && desc->kind != NLA_FFT_C2R) {
+        snprintf(ex->msg, ex->msglen, "the cuda backend has no real-to-real (REDFT) transform");
+        return NLA_ENOTSUP;
+    }
     CU(cudaSetDevice(st->device), "cudaSetDevice");
     f = (cu_fft *)calloc(1, sizeof *f);
     if (!f)

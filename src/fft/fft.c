@@ -1,6 +1,7 @@
 /*
  * fft.c - the CPU FFT: twiddles, scratch, and the backend entries.  The
- * transforms themselves are in fft_tmpl.h, included once per precision.
+ * transforms themselves are in fft_tmpl.h and the DCTs in dct_tmpl.h,
+ * included once per precision.
  */
 #include <math.h>
 #include <stdatomic.h>
@@ -132,6 +133,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KC2R dc2r_pre
 #define KSMALL dsmall
 #include "fft_tmpl.h"
+#include "dct_tmpl.h"
 #undef T
 #undef F
 #undef KVC
@@ -152,6 +154,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KC2R sc2r_pre
 #define KSMALL ssmall
 #include "fft_tmpl.h"
+#include "dct_tmpl.h"
 #undef T
 #undef F
 #undef KVC
@@ -166,6 +169,10 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
    its descriptor: the precision says which. */
 nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void **impl)
 {
+    if (desc->kind == NLA_FFT_REDFT10 || desc->kind == NLA_FFT_REDFT01)
+        return desc->precision == NLA_DOUBLE
+            ? d_dct_plan_create(desc, ex->nthreads, (d_plan **)impl)
+            : s_dct_plan_create(desc, ex->nthreads, (s_plan **)impl);
     return desc->precision == NLA_DOUBLE
         ? d_plan_create(desc, ex->nthreads, (d_plan **)impl)
         : s_plan_create(desc, ex->nthreads, (s_plan **)impl);

@@ -7,6 +7,7 @@
  *   fft_tmpl.h     one copy per precision: the transform cores (Stockham
  *                  radix-2/4/8, four-step, Bluestein), real transforms,
  *                  batches and strides
+ *   dct_tmpl.h     DCT-II/III (REDFT10/01) on an inner real transform
  *   kernels/       the per-ISA Stockham passes (kernels.h)
  */
 #ifndef NLA_FFT_CPU_H

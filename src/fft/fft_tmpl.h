@@ -71,7 +71,14 @@ typedef struct F(plan) {
     void (*direct)(int64_t hm, int64_t id, int64_t od, const T *x, T *y);
     int nthreads;
     struct scratch_pool pool;
+    struct F(dct) *dct;  /* REDFT10/REDFT01 (dct_tmpl.h), else NULL */
 } F(plan);
+
+/* the DCT plans, in dct_tmpl.h (made by F(dct_plan_create)) */
+struct F(dct);
+static void F(dct_range)(const F(plan) *p, const T *in, T *out, int64_t b0, int64_t b1,
+                         T *work);
+static void F(dct_free)(struct F(dct) *t);
 
 static F(core) *F(core_build)(int64_t n, int fwd);
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
@@ -576,6 +583,7 @@ static void F(plan_free)(F(plan) *p)
     if (!p)
         return;
     F(core_free)(p->c);
+    F(dct_free)(p->dct);
     free(p->rtw);
     free(p->pool.mem);
     free(p);
@@ -662,6 +670,10 @@ static void F(run_range)(const F(plan) *p, const T *in, T *out, int64_t b0,
     }
     if (p->cols) {
         F(c2c_cols)(p, in, out, b0, b1, work);
+        return;
+    }
+    if (p->dct) {
+        F(dct_range)(p, in, out, b0, b1, work);
         return;
     }
     const nla_fft_desc *d = &p->d;

@@ -3,7 +3,8 @@
  * nla_fft_plan_1d) and execution (nla_fft_execute and the typed
  * nla_fft_execute_*) with random descriptors.
  *
- * The input picks the routine, a NULL pattern, the descriptor's kind,
+ * The input picks the routine, a NULL pattern, the descriptor's kind (the
+ * Fourier kinds and the DCTs REDFT10 and REDFT01),
  * precision and direction (valid, or any int), n (small, non-powers of two
  * included, or 0, negative, huge), howmany, strides and dists (0, small,
  * negative, overflowing), the scale (NaN and Inf included), in place or
@@ -49,7 +50,11 @@ static _Alignas(64) double buf_in[NREAL], buf_out[NREAL], save_in[NREAL], save_o
 static unsigned char mark[NREAL * 2];   /* per real scalar (float: 2*NREAL) */
 
 /* ------------------------------------------------------------- oracle */
-static int kind_ok(int k) { return k == NLA_FFT_C2C || k == NLA_FFT_R2C || k == NLA_FFT_C2R; }
+static int is_dct(int k) { return k == NLA_FFT_REDFT10 || k == NLA_FFT_REDFT01; }
+static int kind_ok(int k)
+{
+    return k == NLA_FFT_C2C || k == NLA_FFT_R2C || k == NLA_FFT_C2R || is_dct(k);
+}
 static int prec_ok(int p) { return p == NLA_DOUBLE || p == NLA_FLOAT; }
 static int dir_ok(int d) { return d == NLA_FFT_FORWARD || d == NLA_FFT_BACKWARD; }
 
@@ -78,8 +83,8 @@ static int plan_valid(const call *c, resolved *r)
     r->real = d->precision == NLA_DOUBLE ? 8 : 4;
     r->lin = d->kind == NLA_FFT_C2R ? d->n / 2 + 1 : d->n;
     r->lout = d->kind == NLA_FFT_R2C ? d->n / 2 + 1 : d->n;
-    r->esin = d->kind == NLA_FFT_R2C ? r->real : 2 * r->real;
-    r->esout = d->kind == NLA_FFT_C2R ? r->real : 2 * r->real;
+    r->esin = d->kind == NLA_FFT_R2C || is_dct(d->kind) ? r->real : 2 * r->real;
+    r->esout = d->kind == NLA_FFT_C2R || is_dct(d->kind) ? r->real : 2 * r->real;
     r->hm = d->howmany ? d->howmany : 1;
     r->is = d->istride ? d->istride : 1;
     r->os = d->ostride ? d->ostride : 1;
@@ -102,7 +107,9 @@ static int inplace_valid(const call *c, const resolved *r)
     if (r->hm == 1)
         return 1;
     switch (c->d.kind) {
-    case NLA_FFT_C2C: return r->is == r->os && r->id == r->od;
+    case NLA_FFT_C2C:
+    case NLA_FFT_REDFT10:
+    case NLA_FFT_REDFT01: return r->is == r->os && r->id == r->od;
     case NLA_FFT_R2C: return r->is == 1 && r->os == 1 && r->id == 2 * r->od;
     default:          return r->is == 1 && r->os == 1 && r->od == 2 * r->id;
     }
@@ -154,12 +161,43 @@ static void twiddles(int64_t n)
     tw_n = n;
 }
 
+/* REDFT10 or REDFT01 of transform b, by the definitions (cosines from the
+   table of 4n: cos(pi*a/(2n)) = tw[a mod 4n][0]), into y[k][0] */
+static long double reference_dct(const call *c, const resolved *r, const double *in,
+                                 int64_t b, long double (*y)[2], int *nonfinite)
+{
+    int64_t n = c->d.n;
+    long double norm = 0;
+    *nonfinite = 0;
+    for (int64_t j = 0; j < n; j++) {
+        long double v = rget(in, r->real, (int64_t)at(b, r->id, j, r->is, 0, 0));
+        if (!isfinite(v))
+            *nonfinite = 1;
+        norm += v * v;
+    }
+    twiddles(4 * n);
+    for (int64_t k = 0; k < n; k++) {
+        long double s = 0;
+        for (int64_t j = 0; j < n; j++) {
+            long double v = rget(in, r->real, (int64_t)at(b, r->id, j, r->is, 0, 0));
+            int64_t a = c->d.kind == NLA_FFT_REDFT10 ? (2 * j + 1) * k : j * (2 * k + 1);
+            s += (c->d.kind == NLA_FFT_REDFT01 && j == 0 ? 1 : 2) * v * tw[a % (4 * n)][0];
+        }
+        y[k][0] = s;
+        y[k][1] = 0;
+    }
+    return sqrtl(norm);
+}
+
 /* Transform b of the call, from the saved input: y (n complex for C2C,
-   n/2+1 for R2C, n reals in y[j][0] for C2R).  Returns the 2-norm of the
-   logical input; *nonfinite says whether a used input value is NaN/Inf. */
+   n/2+1 for R2C, n reals in y[j][0] for C2R and the DCTs).  Returns the
+   2-norm of the logical input; *nonfinite says whether a used input value
+   is NaN/Inf. */
 static long double reference(const call *c, const resolved *r, const double *in, int64_t b,
                              long double (*y)[2], int *nonfinite)
 {
+    if (is_dct(c->d.kind))
+        return reference_dct(c, r, in, b, y, nonfinite);
     int64_t n = c->d.n, dir = c->d.kind == NLA_FFT_R2C ? -1 : c->d.kind == NLA_FFT_C2R ? 1
                                                              : c->d.direction;
     long double (*x)[2] = calloc((size_t)n, sizeof *x), norm = 0;
@@ -213,7 +251,9 @@ static nla_status exec_typed(int kind, int prec, const nla_fft_plan *p, const vo
     case 2: return nla_fft_execute_r2c_d(p, in, out);
     case 3: return nla_fft_execute_r2c_s(p, in, out);
     case 4: return nla_fft_execute_c2r_d(p, in, out);
-    default: return nla_fft_execute_c2r_s(p, in, out);
+    case 5: return nla_fft_execute_c2r_s(p, in, out);
+    case 6: case 8: return nla_fft_execute_r2r_d(p, in, out);
+    default: return nla_fft_execute_r2r_s(p, in, out);
     }
 }
 
@@ -258,9 +298,12 @@ static void run_plan(const call *c, const resolved *r, nla_fft_plan *p)
     case EX_GENERIC: s = nla_fft_execute(p, in, out); break;
     case EX_TYPED: s = exec_typed(c->d.kind, c->d.precision, p, in, out); break;
     case EX_MISTYPED: {
-        int k = c->mistype % 6, kind = k / 2, prec = k % 2;
-        if (kind == (int)c->d.kind && prec == (int)c->d.precision)
-            kind = (kind + 1) % 3;
+        /* kind 3: the r2r entry, which takes either DCT kind */
+        int k = c->mistype % 8, kind = k / 2, prec = k % 2;
+        int same = kind == 3 ? is_dct(c->d.kind) : kind == (int)c->d.kind;
+        if (same && prec == (int)c->d.precision)
+            kind = (kind + 1) % 4;
+        kind = kind == 3 ? NLA_FFT_REDFT10 : kind;
         s = exec_typed(kind, prec, p, in, out);
         check_rejected(s, "mistyped execution");
         return;
@@ -335,9 +378,10 @@ static void run_plan(const call *c, const resolved *r, nla_fft_plan *p)
                             "finite output", c->d.kind, (long long)c->d.n, (long long)b);
                 continue;
             }
-            /* the sqrt(n)*|x| is |DFT(x)| (Parseval) */
-            double bound = 8 * eps * (lg + 1) * sqrt((double)c->d.n) * (double)norm * fabs(sc) +
-                           1e-300;
+            /* the sqrt(n)*|x| is |DFT(x)| (Parseval); a DCT's matrix has
+               norm at most 2*sqrt(n) */
+            double bound = 8 * eps * (lg + 1) * sqrt((double)c->d.n) * (double)norm * fabs(sc) *
+                           (is_dct(c->d.kind) ? 2 : 1) + 1e-300;
             double e = (double)sqrtl(err);
             if (getenv("NLA_FUZZ_VERBOSE"))
                 fprintf(stderr, "  b %lld err %.3g bound %.3g ratio %.3g\n", (long long)b, e,
@@ -353,12 +397,15 @@ static void run_plan(const call *c, const resolved *r, nla_fft_plan *p)
 }
 
 /* ------------------------------------------------------------- decode */
-static int rd_enum3(reader *r, int v1, int v2, int v3)
+/* the FFT kind: the three Fourier kinds, the two DCTs, or any int */
+static int rd_kind(reader *r)
 {
     unsigned s = rd_byte(r);
-    if (s < 80) return v1;
-    if (s < 160) return v2;
-    if (s < 240) return v3;
+    if (s < 64) return NLA_FFT_C2C;
+    if (s < 128) return NLA_FFT_R2C;
+    if (s < 192) return NLA_FFT_C2R;
+    if (s < 216) return NLA_FFT_REDFT10;
+    if (s < 240) return NLA_FFT_REDFT01;
     return (int)(int32_t)rd_u64(r, 4);
 }
 
@@ -416,7 +463,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&c, 0, sizeof c);
     c.api = rd_byte(&rd) < 32 ? API_1D : API_CREATE;
     c.nulls = rd_byte(&rd) > 235 ? (int)(rd_byte(&rd) & 7) : 0;
-    c.d.kind = (nla_fft_kind)rd_enum3(&rd, NLA_FFT_C2C, NLA_FFT_R2C, NLA_FFT_C2R);
+    c.d.kind = (nla_fft_kind)rd_kind(&rd);
     c.d.precision = (nla_precision)rd_enum2(&rd, NLA_DOUBLE, NLA_FLOAT);
     c.d.direction = (nla_fft_direction)rd_enum2(&rd, NLA_FFT_FORWARD, NLA_FFT_BACKWARD);
     c.d.n = rd_n(&rd);

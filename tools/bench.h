@@ -81,7 +81,7 @@ struct bench_lib {
     void *h;
     /* FFTW: [double, float][malloc, free, plan_dft_1d, plan_dft_r2c_1d,
        execute_dft, execute_dft_r2c, destroy_plan, plan_dft, plan_dft_r2c] */
-    void *fftw[2][9];
+    void *fftw[2][11];
     void *gsl[2];              /* GSL: radix-2 forward, double and float */
 };
 

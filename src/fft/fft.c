@@ -132,6 +132,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KR2C dr2c_post
 #define KC2R dc2r_pre
 #define KSMALL dsmall
+#define KSMALLIL dsmall_il
 #include "fft_tmpl.h"
 #include "dct_tmpl.h"
 #undef T
@@ -143,6 +144,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KR2C
 #undef KC2R
 #undef KSMALL
+#undef KSMALLIL
 
 #define T float
 #define F(name) s_##name
@@ -153,6 +155,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KR2C sr2c_post
 #define KC2R sc2r_pre
 #define KSMALL ssmall
+#define KSMALLIL ssmall_il
 #include "fft_tmpl.h"
 #include "dct_tmpl.h"
 #undef T
@@ -164,6 +167,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KR2C
 #undef KC2R
 #undef KSMALL
+#undef KSMALLIL
 
 /* The backend's plan is a d_plan or an s_plan, each of which begins with
    its descriptor: the precision says which. */

@@ -1,8 +1,8 @@
 /*
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
- *   KVC KBC KLANE KR2C KC2R KMULC KSMALL  the kernel table's fields of
- *   that precision.
+ *   KVC KBC KLANE KR2C KC2R KMULC KSMALL KSMALLIL  the kernel table's
+ *   fields of that precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
  * (x == y allowed; otherwise x is not written), using a scratch area of
@@ -14,8 +14,9 @@
  *               8 (then 4 or 2), then the odd primes from the largest
  *               (F(radices)), ping-ponging between y and scratch; one
  *               transform of n = 2^k <= 2^NLA_FFT_SMALL_LOG runs the
- *               codelet KSMALL instead where the ISA has one (the passes still serve batches
- *               interleaved element by element)
+ *               codelet KSMALL instead where the ISA has one, and B > 1
+ *               transforms interleaved element by element of n = 2^k <=
+ *               2^NLA_FFT_IL_LOG run KSMALLIL, vectors across them
  *   CORE_4STEP  the same n past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
@@ -30,6 +31,16 @@
 /* Columns in blocks: a block gathers this many transforms (128 bytes of
    each row), as the four-step method's column passes do. */
 #define COL_BLOCK (64 / (int64_t)sizeof(T))
+
+/* bw complex values of a gathered block's row: a whole block's row is a
+   copy of known size, which compiles to a few vector moves */
+static inline void F(copy_row)(T *dst, const T *src, int64_t bw)
+{
+    if (bw == COL_BLOCK)
+        memcpy(dst, src, (size_t)COL_BLOCK * 2 * sizeof(T));
+    else
+        memcpy(dst, src, (size_t)bw * 2 * sizeof(T));
+}
 
 typedef struct F(stage) {
     int r, slot;         /* radix and its slot in the kernel table */
@@ -201,7 +212,7 @@ static int F(fourstep_build)(F(core) *c)
             n1 = d;
     c->n1 = n1;
     c->n2 = c->n / n1;
-    c->blk = 64 / (int64_t)sizeof(T);          /* 128 bytes of each row */
+    c->blk = COL_BLOCK;                        /* 128 bytes of each row */
     c->c1 = F(core_build)(c->n1, c->fwd);
     c->c2 = F(core_build)(c->n2, c->fwd);
     c->lo = F(talloc)(c->n1);
@@ -326,8 +337,9 @@ static void F(core_free)(F(core) *c)
 
 /* ------------------------------------------------------------- running */
 
-/* The Stockham passes on B transforms interleaved element by element
-   (element j of transform b at [j*B + b]); x may equal y. */
+/* The Stockham passes (or the interleaved codelet) on B transforms
+   interleaved element by element (element j of transform b at [j*B + b]);
+   x may equal y. */
 static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
                          const T *x, T *y, T *scr)
 {
@@ -335,6 +347,11 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
     int ns = c->nst;
     int64_t s = B;
     const T *src = x;
+
+    if (B > 1 && c->small && c->small <= NLA_FFT_IL_LOG) {
+        kt->KSMALLIL[c->fwd][c->small](B, x, y);
+        return;
+    }
 
     if (x == y && ns % 2 == 1) {
         memcpy(scr, x, (size_t)(c->n * B) * 2 * sizeof(T));
@@ -385,7 +402,7 @@ static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
         for (int64_t c0 = 0; c0 < n2; c0 += B) {
             const int64_t bw = n2 - c0 < B ? n2 - c0 : B;   /* this block's columns */
             for (int64_t j1 = 0; j1 < n1; j1++)
-                memcpy(buf + 2 * j1 * bw, x + 2 * (j1 * n2 + c0), (size_t)bw * 2 * sizeof(T));
+                F(copy_row)(buf + 2 * j1 * bw, x + 2 * (j1 * n2 + c0), bw);
             F(stock_run)(c->c1, kt, bw, buf, buf, scr);
             for (int64_t b = 0; b < bw; b++) {
                 const int64_t j2 = c0 + b, dl = j2 % n1, dh = j2 / n1;
@@ -410,10 +427,10 @@ static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
         for (int64_t c0 = 0; c0 < n1; c0 += B) {
             const int64_t bw = n1 - c0 < B ? n1 - c0 : B;
             for (int64_t j2 = 0; j2 < n2; j2++)
-                memcpy(buf + 2 * j2 * bw, t + 2 * (j2 * n1 + c0), (size_t)bw * 2 * sizeof(T));
+                F(copy_row)(buf + 2 * j2 * bw, t + 2 * (j2 * n1 + c0), bw);
             F(stock_run)(c->c2, kt, bw, buf, buf, scr);
             for (int64_t k2 = 0; k2 < n2; k2++)
-                memcpy(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * bw, (size_t)bw * 2 * sizeof(T));
+                F(copy_row)(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * bw, bw);
         }
     }
 }
@@ -651,12 +668,12 @@ static void F(c2c_cols)(const F(plan) *p, const T *in, T *out, int64_t b0, int64
     for (int64_t c0 = b0; c0 < b1; c0 += COL_BLOCK) {
         const int64_t bw = b1 - c0 < COL_BLOCK ? b1 - c0 : COL_BLOCK;
         for (int64_t j = 0; j < n; j++)
-            memcpy(buf + 2 * j * bw, in + 2 * (j * st + c0), (size_t)bw * 2 * sizeof(T));
+            F(copy_row)(buf + 2 * j * bw, in + 2 * (j * st + c0), bw);
         F(stock_run)(p->c, p->kt, bw, buf, buf, scr);
         if (p->d.scale != 1.0)
             F(scale)(buf, n * bw, 1, 1, (T)p->d.scale);
         for (int64_t k = 0; k < n; k++)
-            memcpy(out + 2 * (k * st + c0), buf + 2 * k * bw, (size_t)bw * 2 * sizeof(T));
+            F(copy_row)(out + 2 * (k * st + c0), buf + 2 * k * bw, bw);
     }
 }
 

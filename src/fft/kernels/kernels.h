@@ -41,6 +41,7 @@
 /* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG may have a codelet (a
    table entry is NULL where n is too long for the ISA's vectors) */
 #define NLA_FFT_SMALL_LOG 8
+#define NLA_FFT_IL_LOG 6
 static inline int nla_fft_radix_slot(int r)
 {
     switch (r) {
@@ -88,6 +89,12 @@ typedef struct nla_fft_kernels {
                                              const double *x, double *y);
     void (*ssmall[2][NLA_FFT_SMALL_LOG + 1])(int64_t hm, int64_t id, int64_t od,
                                              const float *x, float *y);
+    /* B transforms of n = 2^k, 1 <= k <= NLA_FFT_IL_LOG, interleaved
+       element by element (element j of transform b at [j*B + b], as the
+       Stockham passes take batches): vectors across the transforms, the
+       whole DFT in registers.  x == y allowed.  [.][0] is NULL. */
+    void (*dsmall_il[2][NLA_FFT_IL_LOG + 1])(int64_t B, const double *x, double *y);
+    void (*ssmall_il[2][NLA_FFT_IL_LOG + 1])(int64_t B, const float *x, float *y);
     /* y[i] = conj(a[i] * b[i]), i < n (complex) */
     void (*dmulconj)(int64_t n, const double *a, const double *b, double *y);
     void (*smulconj)(int64_t n, const float *a, const float *b, float *y);

@@ -124,6 +124,10 @@ static const double fk_sin[14][6] = {
       pfx##_small4##d, pfx##_small5##d, pfx##_small6##d,                       \
       FK_SMALL_IF(128, cb, pfx##_small7##d), FK_SMALL_IF(256, cb, pfx##_small8##d) }
 #define FK_SMALLS(pfx, cb) { FK_SMALL_DIR(pfx, cb, b), FK_SMALL_DIR(pfx, cb, f) }
+#define FK_IL_DIR(pfx, d)                                                      \
+    { NULL, pfx##_il1##d, pfx##_il2##d, pfx##_il3##d, pfx##_il4##d,            \
+      pfx##_il5##d, pfx##_il6##d }
+#define FK_ILS(pfx) { FK_IL_DIR(pfx, b), FK_IL_DIR(pfx, f) }
 
 const nla_fft_kernels NLA_FKTAB = {
     .name = NLA_FKNAME,
@@ -139,6 +143,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .sc2r_pre = sv_c2r_pre,
     .dsmall = FK_SMALLS(dv, 16),
     .ssmall = FK_SMALLS(sv, 8),
+    .dsmall_il = FK_ILS(dv),
+    .ssmall_il = FK_ILS(sv),
     .dmulconj = dv_mulconj,
     .smulconj = sv_mulconj,
 };

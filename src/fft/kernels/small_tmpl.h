@@ -80,6 +80,29 @@ FK_INLINE void FK(small_run)(int n, int fwd, int64_t hm, int64_t id, int64_t od,
         FK(small1)(n, fwd, x + 2 * b * id, y + 2 * b * od);
 }
 
+/* cnt transforms of n = 2^k <= 64 interleaved element by element, stride
+   B (element j of transform b at [j*B + b]): vectors across W transforms,
+   the n-point DFT across the n vectors; the last cnt % W transforms by
+   the one-complex-value instance.  x == y allowed. */
+FK_INLINE void FK(small_il)(int n, int fwd, int64_t cnt, int64_t B, const FK_T *x, FK_T *y)
+{
+    int64_t b = 0;
+    for (; b + W <= cnt; b += W) {
+        V a[64];
+        FK_UNROLL64
+        for (int j = 0; j < n; j++)
+            a[j] = FK(ld)(x + 2 * (j * B + b));
+        FK(dftn)(a, n, fwd);
+        FK_UNROLL64
+        for (int k = 0; k < n; k++)
+            FK(st)(y + 2 * (k * B + b), a[k]);
+    }
+#ifdef FK_TAIL
+    if (b < cnt)
+        FK_N(FK_TAIL, small_il)(n, fwd, cnt - b, B, x + 2 * b, y + 2 * b);
+#endif
+}
+
 #ifndef FK_ONE
 #define FK_SMALL_DEF(k, n)                                                     \
     static void FK(small##k##f)(int64_t hm, int64_t id, int64_t od,            \
@@ -101,6 +124,22 @@ FK_SMALL_DEF(6, 64)
 FK_SMALL_DEF(7, 128)
 FK_SMALL_DEF(8, 256)
 #undef FK_SMALL_DEF
+#define FK_IL_DEF(k, n)                                                        \
+    static void FK(il##k##f)(int64_t B, const FK_T *x, FK_T *y)                \
+    {                                                                          \
+        FK(small_il)(n, 1, B, B, x, y);                                        \
+    }                                                                          \
+    static void FK(il##k##b)(int64_t B, const FK_T *x, FK_T *y)                \
+    {                                                                          \
+        FK(small_il)(n, 0, B, B, x, y);                                        \
+    }
+FK_IL_DEF(1, 2)
+FK_IL_DEF(2, 4)
+FK_IL_DEF(3, 8)
+FK_IL_DEF(4, 16)
+FK_IL_DEF(5, 32)
+FK_IL_DEF(6, 64)
+#undef FK_IL_DEF
 #endif
 
 #undef FK_UNROLL64

@@ -136,6 +136,51 @@ static void every_real(int64_t nmax)
             fc_real_check(ctx, pi ? NLA_FLOAT : NLA_DOUBLE, n, fc_smooth(n) ? 2.0 : 10.0);
 }
 
+/* One Stockham transform past NLA_FFT_THREADS_MIN_N (2^15) on 1, 2 and 3
+   threads: each pass is shared so that every vector holds what it holds
+   on one thread, so the bits are the same; and the result is the DFT.
+   The sizes cover lane and broadcast passes, broadcast passes whose s is
+   not a multiple of 8 (3^10), floats, and the real transforms' core. */
+static void stockham_threads(void)
+{
+    static const struct { nla_fft_kind k; nla_precision p; int64_t n; } cases[] = {
+        { NLA_FFT_C2C, NLA_DOUBLE, 1 << 15 }, { NLA_FFT_C2C, NLA_DOUBLE, 59049 },
+        { NLA_FFT_C2C, NLA_DOUBLE, 100000 }, { NLA_FFT_C2C, NLA_FLOAT, 1 << 16 },
+        { NLA_FFT_R2C, NLA_DOUBLE, 1 << 17 } };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const nla_precision p = cases[i].p;
+        const int64_t n = cases[i].n, outc = cases[i].k == NLA_FFT_C2C ? n : n / 2 + 1;
+        const size_t obytes = 2 * (size_t)outc * fc_rsz(p);
+        void *x = fc_rand_real(p, 2 * (size_t)n, 40 + i, NULL);
+        void *y1 = malloc(obytes), *yt = malloc(obytes);
+        nla_fft_desc d = fc_desc_of(cases[i].k, p, NLA_FFT_FORWARD, n);
+        cr_assert(y1 && yt);
+        for (int nt = 1; nt <= 3; nt++) {
+            nla_fft_plan *pl;
+            nla_context_set_threads(ctx, nt);
+            pl = fc_plan_desc(ctx, &d);
+            cr_assert_eq(nla_fft_execute(pl, x, nt == 1 ? y1 : yt), NLA_OK, "%s",
+                         nla_last_error());
+            nla_fft_plan_destroy(pl);
+            if (nt > 1)
+                cr_expect(memcmp(y1, yt, obytes) == 0, "%s %s n=%lld: %d threads differ "
+                          "from one", cases[i].k == NLA_FFT_C2C ? "c2c" : "r2c",
+                          p == NLA_FLOAT ? "float" : "double", (long long)n, nt);
+        }
+        /* nt = 3 still set: the result against fftw3l */
+        if (cases[i].k == NLA_FFT_C2C) {
+            double e = fc_c2c_err(ctx, p, -1, n, 0);
+            cr_expect(e <= 2.0, "n=%lld on 3 threads: error %.3g eps*log2(n) > 2",
+                      (long long)n, e);
+        } else {
+            fc_real_check(ctx, p, n, 2.0);
+        }
+        free(x);
+        free(y1);
+        free(yt);
+    }
+}
+
 #define ISA_SUITE(isa)                                                         \
     static void init_##isa(void) { use_isa(#isa); }                            \
     TestSuite(fft_##isa, .init = init_##isa, .fini = teardown);                \
@@ -153,6 +198,11 @@ static void every_real(int64_t nmax)
     {                                                                          \
         need_isa(#isa);                                                        \
         every_real(REF_SIZE(200, 40));                                         \
+    }                                                                          \
+    Test(fft_##isa, stockham_threads)                                          \
+    {                                                                          \
+        need_isa(#isa);                                                        \
+        stockham_threads();                                                    \
     }
 
 ISA_SUITE(generic)

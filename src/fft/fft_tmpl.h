@@ -188,13 +188,20 @@ static int F(stock_build)(F(core) *c)
     return 0;
 }
 
-/* A four-step core runs its column blocks on nt threads (a plan of one
-   transform), each with its own gather buffer and scratch: the middle
-   result, then 2 blocks of the longer column a thread.  The blocks are the
-   same for any nt, so are the bits. */
-static void F(fourstep_threads)(F(core) *c, int nt)
+/* A core of one transform (a plan of one) runs on nt threads.  A
+   four-step core shares its column blocks, each thread with its own
+   gather buffer and scratch: the middle result, then 2 blocks of the
+   longer column a thread.  A Stockham core of at least
+   NLA_FFT_THREADS_MIN_N values shares each pass (F(stock_run)).  Either
+   way the threads' shares are the same work as one thread's, so the bits
+   are the same for any nt. */
+static void F(core_threads)(F(core) *c, int nt)
 {
-    if (c->type != CORE_4STEP || nt < 1)
+    if (nt < 1)
+        return;
+    if (c->type == CORE_STOCK && !c->small && c->n >= NLA_FFT_THREADS_MIN_N)
+        c->nt = nt;
+    if (c->type != CORE_4STEP)
         return;
     c->nt = nt;
     c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
@@ -232,7 +239,7 @@ static int F(fourstep_build)(F(core) *c)
         c->hi[2 * t] = (T)re;
         c->hi[2 * t + 1] = (T)im;
     }
-    F(fourstep_threads)(c, 1);
+    F(core_threads)(c, 1);
     return 0;
 }
 
@@ -345,7 +352,6 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
 {
     const int64_t vc = kt->KVC;
     int ns = c->nst;
-    int64_t s = B;
     const T *src = x;
 
     if (B > 1 && c->small && c->small <= NLA_FFT_IL_LOG) {
@@ -357,20 +363,46 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
         memcpy(scr, x, (size_t)(c->n * B) * 2 * sizeof(T));
         src = scr;
     }
-    for (int i = 0; i < ns; i++) {
-        const F(stage) *st = &c->st[i];
-        T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
-        int f = c->fwd;
-        /* vectors along q while s fills one, else along q + s*p (the
-           per-lane twiddles are made for B == 1 and s < 8); a pass of
-           one p (m == 1) has no twiddles, which only the broadcast
-           kernels skip */
-        if (s >= vc || B != 1 || !st->twl || st->m == 1)
-            kt->KBC[f][st->slot](st->m, s, st->tw, src, dst);
-        else
-            kt->KLANE[f][st->slot](st->m, s, st->twl, src, dst);
-        src = dst;
-        s *= st->r;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(c->nt > 1 ? c->nt : 1) if (B == 1 && c->nt > 1)
+#endif
+    {
+#ifdef _OPENMP
+        const int id = omp_get_thread_num(), nth = omp_get_num_threads();
+#else
+        const int id = 0, nth = 1;
+#endif
+        const T *sp = src;
+        int64_t sl = B;
+        for (int i = 0; i < ns; i++) {
+            const F(stage) *st = &c->st[i];
+            T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
+            const int f = c->fwd;
+            /* vectors along q while s fills one, else along q + s*p (the
+               per-lane twiddles are made for B == 1 and s < 8); a pass of
+               one p (m == 1) has no twiddles, which only the broadcast
+               kernels skip */
+            const int bc = sl >= vc || B != 1 || !st->twl || st->m == 1;
+            /* thread id's share of i = q + s*p, cut where every vector holds
+               the values it holds on one thread (the same bits for any
+               count): at multiples of 8, or of s for broadcast passes
+               whose s is not one */
+            const int64_t tot = sl * st->m, unit = !bc || sl % 8 == 0 ? 8 : sl;
+            const int64_t per = ((tot + unit - 1) / unit + nth - 1) / nth * unit;
+            const int64_t i0 = id * per < tot ? id * per : tot;
+            const int64_t i1 = i0 + per < tot ? i0 + per : tot;
+            if (bc)
+                kt->KBC[f][st->slot](st->m, sl, i0, i1, st->tw, sp, dst);
+            else
+                kt->KLANE[f][st->slot](st->m, sl, i0, i1, st->twl, sp, dst);
+#ifdef _OPENMP
+            if (nth > 1) {
+#pragma omp barrier
+            }
+#endif
+            sp = dst;
+            sl *= st->r;
+        }
     }
     if (ns == 0 && x != y)
         memcpy(y, x, (size_t)(c->n * B) * 2 * sizeof(T));
@@ -626,7 +658,7 @@ static nla_status F(plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **
     }
     /* one transform: the threads inside it; a batch: the threads over it */
     if (d->howmany == 1)
-        F(fourstep_threads)(p->c, p->nthreads);
+        F(core_threads)(p->c, p->nthreads);
     if (even_real) {
         p->rtw = F(talloc)(n / 2 + 1);
         if (!p->rtw) {

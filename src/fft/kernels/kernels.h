@@ -6,8 +6,9 @@
  * drivers in src/fft never name an ISA.
  *
  * A Stockham pass of radix r (2, 4, 8, 3, 5, 7, 11 or 13) on complex
- * interleaved data:
- *     for p < m, q < s, k < r:
+ * interleaved data, the part with i = q + s*p in [i0, i1) (threads share a
+ * pass by i; the whole pass is [0, s*m)):
+ *     for p < m, q < s with i0 <= q + s*p < i1, k < r:
  *         a_k = x[q + s*(p + k*m)]
  *         y[q + s*(r*p + k)] = (DFT_r(a))_k * w^(p*k),   w = exp(sign*2*pi*i/(r*m))
  * x and y do not overlap.  The r-point DFT is built in registers: from
@@ -58,7 +59,8 @@ static inline int nla_fft_radix_slot(int r)
 }
 
 #define NLA_FFT_PASS_FN(T, name)                                               \
-    void (*name[2][NLA_FFT_NRADIX])(int64_t m, int64_t s, const T *tw, const T *x, T *y)
+    void (*name[2][NLA_FFT_NRADIX])(int64_t m, int64_t s, int64_t i0, int64_t i1,  \
+                                    const T *tw, const T *x, T *y)
 
 typedef struct nla_fft_kernels {
     const char *name;

@@ -456,15 +456,20 @@ FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t q0, int64_t q1, int64_
 #endif
 }
 
-/* Broadcast twiddles, any s (full vectors when s % W == 0). */
-FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, const FK_T *tw,
-                           const FK_T *x, FK_T *y)
+/* Broadcast twiddles, any s (full vectors when s % W == 0), i = q + s*p
+   in [i0, i1). */
+FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, int64_t i0, int64_t i1,
+                           const FK_T *tw, const FK_T *x, FK_T *y)
 {
     const int64_t sm = s * m;
-    FK(bc_p)(r, fwd, 1, 0, s, s, sm, tw, x, y);
-    for (int64_t p = 1; p < m; p++)
-        FK(bc_p)(r, fwd, 0, 0, s, s, sm, tw + 2 * p * (r - 1), x + 2 * s * p,
-                 y + 2 * s * r * p);
+    for (int64_t p = i0 / s; p < m && p * s < i1; p++) {
+        const int64_t q0 = i0 > p * s ? i0 - p * s : 0, q1 = i1 - p * s < s ? i1 - p * s : s;
+        if (p == 0)
+            FK(bc_p)(r, fwd, 1, q0, q1, s, sm, tw, x, y);
+        else
+            FK(bc_p)(r, fwd, 0, q0, q1, s, sm, tw + 2 * p * (r - 1), x + 2 * s * p,
+                     y + 2 * s * r * p);
+    }
 }
 
 /* Interleave the complex values of a and b: lo = (a0 b0 a1 b1 ...), hi the
@@ -600,13 +605,15 @@ static __attribute__((unused)) void FK(r2c_post)(int64_t h, const FK_T *z, const
 
 #ifndef FK_ONE
 /* The s == 1 pass of a power-of-two radix with per-lane twiddles
-   twl[(k-1)*m + p]: vectors of W consecutive p < m - m % W, outputs
-   y[r*p + k] put together in registers, so every store is a full vector. */
-FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
-                              const FK_T *x, FK_T *y)
+   twl[(k-1)*m + p]: vectors of W consecutive p in [i0, i1), as many as
+   fill, outputs y[r*p + k] put together in registers, so every store is a
+   full vector.  Returns the first p not done. */
+FK_INLINE int64_t FK(pass_lane1)(int r, int fwd, int64_t m, int64_t i0, int64_t i1,
+                                 const FK_T *twl, const FK_T *x, FK_T *y)
 {
     const int g = r < W ? r : W;
-    for (int64_t i = 0; i + W <= m; i += W) {
+    int64_t i = i0;
+    for (; i + W <= i1; i += W) {
         V a[FK_RMAX];
         FK(butterfly_lane)(r, fwd, m, i, twl, x, a);
         FK_UNROLL
@@ -624,27 +631,26 @@ FK_INLINE void FK(pass_lane1)(int r, int fwd, int64_t m, const FK_T *twl,
                 FK(st)(y + 2 * (r * i + j * W), a[j]);
         }
     }
+    return i;
 }
 
-/* Per-lane twiddles, any s and m (s == 1 and r a power of two:
-   FK(pass_lane1) first). */
-FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, const FK_T *twl,
-                             const FK_T *x, FK_T *y)
+/* Per-lane twiddles, any s and m, i = q + s*p in [i0, i1) (s == 1 and r
+   a power of two: FK(pass_lane1) first). */
+FK_INLINE void FK(pass_lane)(int r, int fwd, int64_t m, int64_t s, int64_t i0, int64_t i1,
+                             const FK_T *twl, const FK_T *x, FK_T *y)
 {
-    int64_t i = 0;
-    if (s == 1 && (r & (r - 1)) == 0) {
-        FK(pass_lane1)(r, fwd, m, twl, x, y);
-        i = m - m % W;
-    }
-    FK(lane_range)(r, fwd, m, s, twl, x, y, i, s * m);
+    int64_t i = i0;
+    if (s == 1 && (r & (r - 1)) == 0)
+        i = FK(pass_lane1)(r, fwd, m, i0, i1, twl, x, y);
+    FK(lane_range)(r, fwd, m, s, twl, x, y, i, i1);
 }
 
 #define FK_DEF(kind, r, dir, fwd)                                              \
     static __attribute__((unused)) void FK(kind##r##dir)(int64_t m, int64_t s, \
-                                 const FK_T *tw,                               \
+                                 int64_t i0, int64_t i1, const FK_T *tw,       \
                                  const FK_T *x, FK_T *y)                       \
     {                                                                          \
-        FK(pass_##kind)(r, fwd, m, s, tw, x, y);                               \
+        FK(pass_##kind)(r, fwd, m, s, i0, i1, tw, x, y);                       \
     }
 #define FK_DEF_R(r)                                                            \
     FK_DEF(bc, r, f, 1)                                                        \

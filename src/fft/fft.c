@@ -118,9 +118,12 @@ static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
    while the data and its scratch (twice the data) fit in the last-level
    cache (doc/tuning.md, 4). */
 /* A Stockham transform of at least this many values shares each pass
-   among the plan's threads: a pass over 2^15 complex values takes ~10-20
-   us on one core, against ~1 us for the barrier that ends it. */
-#define NLA_FFT_THREADS_MIN_N ((int64_t)1 << 15)
+   among the plan's threads.  A pass over 2^18 complex values takes about
+   0.2 ms on one core, against about 1 us for the barrier that ends it on
+   idle cores; a shorter transform stays on one thread, where a busy other
+   core cannot hold it at every barrier (a descheduled thread costs a
+   time slice per barrier). */
+#define NLA_FFT_THREADS_MIN_N ((int64_t)1 << 18)
 /* Bytes of scratch that execution keeps on the stack. */
 #define NLA_FFT_STACK_BYTES 16384
 

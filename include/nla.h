@@ -14,7 +14,8 @@
  *     offending argument;
  *   - the one exception: a function that hands back a new handle or buffer
  *     through a pointer to a pointer (nla_context_create, nla_malloc,
- *     nla_fft_plan_*, nla_fw_*_create*) sets it to NULL whenever it fails,
+ *     nla_fft_plan_*, nla_fft_wisdom_export, nla_fw_*_create*) sets it to
+ *     NULL whenever it fails,
  *     so destroying or freeing it afterwards is always safe.
  *
  * See nla(3) and nla(7).
@@ -342,6 +343,29 @@ NLA_API nla_status nla_fft_plan_2d(nla_context *ctx, int64_t n0, int64_t n1, nla
 NLA_API nla_status nla_fft_plan_3d(nla_context *ctx, int64_t n0, int64_t n1, int64_t n2,
                                    nla_fft_direction dir, nla_precision prec,
                                    nla_fft_plan **plan);                       /* C2C */
+/* Planning effort and wisdom (CPU plans; CUDA plans ignore both), like
+   FFTW's ESTIMATE/MEASURE and wisdom.  Plans made on a context after
+   nla_context_set_fft_effort (1-D, ND, DCT) use its effort:
+     NLA_FFT_ESTIMATE     (the default) the wisdom of a length when there
+                          is some, else the library's rules;
+     NLA_FFT_MEASURE      wisdom, else time a few ways to compute each
+                          length (radix orders, codelet, four-step splits:
+                          a few ms, up to about 50 ms at n = 2^20) and keep
+                          the fastest, recording it as wisdom;
+     NLA_FFT_WISDOM_ONLY  wisdom only: a length without it is NLA_ENOTSUP.
+   Wisdom is process-wide and thread-safe, keyed by precision, length and
+   direction of each complex transform a plan runs (n/2 for even real
+   transforms).  Its text starts "nla-fft-wisdom 1", has one line per
+   length and ends with "end"; import takes all of it or, for a bad line,
+   nothing (NLA_EINVAL naming the line). */
+typedef enum nla_fft_effort { NLA_FFT_ESTIMATE = 0, NLA_FFT_MEASURE = 1,
+                              NLA_FFT_WISDOM_ONLY = 2 } nla_fft_effort;
+NLA_API nla_status nla_context_set_fft_effort(nla_context *ctx, nla_fft_effort effort);
+NLA_API nla_status nla_fft_wisdom_export(char **wisdom);  /* malloc'ed text: free() it */
+NLA_API nla_status nla_fft_wisdom_import(const char *wisdom);
+NLA_API nla_status nla_fft_wisdom_export_file(const char *path);
+NLA_API nla_status nla_fft_wisdom_import_file(const char *path);
+NLA_API void       nla_fft_wisdom_forget(void);
 
 /* ----------------------------------------------------------- Frank-Wolfe */
 

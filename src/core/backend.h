@@ -25,8 +25,9 @@
    4: fft_execute takes a message buffer (the device's error string)
    5: fw_solve added (the Frank-Wolfe loop on the backend)
    6: nla_exec gains form (the CPU level-2 kernel form a call ran)
-   7: set_stream and stream added (the caller's CUDA stream) */
-#define NLA_PLUGIN_ABI 7
+   7: set_stream and stream added (the caller's CUDA stream)
+   8: nla_exec gains fft_effort (a backend may ignore it) */
+#define NLA_PLUGIN_ABI 8
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -36,6 +37,7 @@ typedef struct nla_exec {
     size_t msglen;   /* ... in at most msglen bytes, NUL included      */
     const char **form; /* the kernel form the call ran, a static string
                           the backend stores here (NULL: none to say) */
+    int fft_effort;  /* FFT plans: the context's nla_fft_effort */
 } nla_exec;
 
 #define NLA_BACKEND_GEMV(T, name)                                              \

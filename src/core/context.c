@@ -164,6 +164,7 @@ void nla_exec_init(nla_exec *ex, nla_context *ctx)
     ctx->last = ctx->backend;
     ctx->form = "";
     ex->form = &ctx->form;
+    ex->fft_effort = ctx->fft_effort;
 }
 
 /*

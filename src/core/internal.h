@@ -23,6 +23,7 @@ struct nla_context {
     const struct nla_backend_ops *cpu_ops;
     void *cpu_state;
     int nthreads;                        /* 0 = default */
+    int fft_effort;                      /* nla_fft_effort of FFT plans */
     char msg[NLA_MSG_LEN];
     const char *form;                    /* the last call's kernel form */
 };

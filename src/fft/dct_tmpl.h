@@ -36,13 +36,14 @@ static void F(dct_free)(struct F(dct) *t)
     free(t);
 }
 
-static nla_status F(dct_plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **out)
+static nla_status F(dct_plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(plan) **out)
 {
     const int64_t n = d->n, h = n / 2;
     const int fwd = d->kind == NLA_FFT_REDFT10;
     F(plan) *p = calloc(1, sizeof *p);
     struct F(dct) *t = calloc(1, sizeof *t);
     nla_fft_desc id;
+    nla_exec iex = *ex;
     nla_status s;
 
     if (!p || !t) {
@@ -52,7 +53,7 @@ static nla_status F(dct_plan_create)(const nla_fft_desc *d, int nthreads, F(plan
     }
     p->d = *d;
     p->kt = nla_fft_kernels_get();
-    p->nthreads = nthreads > 0 ? nthreads : 1;
+    p->nthreads = ex->nthreads > 0 ? ex->nthreads : 1;
     p->dct = t;
     memset(&id, 0, sizeof id);
     id.kind = fwd ? NLA_FFT_R2C : NLA_FFT_C2R;
@@ -65,7 +66,8 @@ static nla_status F(dct_plan_create)(const nla_fft_desc *d, int nthreads, F(plan
     id.odist = fwd ? h + 1 : n;
     id.scale = 1.0;
     /* one transform: the threads inside it; a batch: the threads over it */
-    s = F(plan_create)(&id, d->howmany == 1 ? p->nthreads : 1, &t->inner);
+    iex.nthreads = d->howmany == 1 ? p->nthreads : 1;
+    s = F(plan_create)(&id, &iex, &t->inner);
     if (s == NLA_OK && !(t->w = F(talloc)(h + 1)))
         s = NLA_ENOMEM;
     if (s != NLA_OK) {

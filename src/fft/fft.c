@@ -5,8 +5,10 @@
  */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -14,6 +16,7 @@
 #include "core/tune.h"
 #include "fft/fft_cpu.h"
 #include "fft/kernels/kernels.h"
+#include "fft/plan_choice.h"
 
 /* exp(sign * 2*pi*i * k/n), accurate to about an ulp: k is reduced to the
    first octant in integers (as FFTW does), so the angle given to cos and
@@ -66,6 +69,71 @@ static void chirp(int64_t j, int64_t n, int sign, double *re, double *im)
     unsigned __int128 jj = (unsigned __int128)(uint64_t)j * (uint64_t)j;
     int64_t r = (int64_t)(jj % (unsigned __int128)(uint64_t)(2 * n));
     twiddle(r, 2 * n, sign, re, im);
+}
+
+/* exp(+2*pi*i * t/n) for t < count (count <= n), as (cos, sin) pairs, to
+   about half an ulp: the base range (t <= n/8 when 8 | n, n/4 when 4 | n,
+   else n/2) is lo[t % B] * hi[t / B] with both tables in long double and
+   the product rounded once; the rest follows by exact symmetries.  About
+   2*sqrt(n) sines and cosines and n/8 products instead of n of each. */
+static double *tw_table(int64_t n, int64_t count)
+{
+    const int64_t e = n % 8 == 0 ? n / 8 : n % 4 == 0 ? n / 4 : n / 2;
+    const int64_t top = count - 1 < e ? count - 1 : e;
+    const long double step = 6.28318530717958647692528676655900577L / (long double)n;
+    double *w = malloc((size_t)(count > 0 ? count : 1) * 2 * sizeof(double));
+    long double *lo, *hi;
+    int64_t B = 1, nh;
+
+    while (B * B < top + 1)
+        B++;
+    nh = top / B + 1;
+    lo = malloc((size_t)(B + nh) * 2 * sizeof(long double));
+    if (!w || !lo) {
+        free(w);
+        free(lo);
+        return NULL;
+    }
+    hi = lo + 2 * B;
+    for (int64_t b = 0; b < B; b++) {
+        lo[2 * b] = cosl(step * (long double)b);
+        lo[2 * b + 1] = sinl(step * (long double)b);
+    }
+    for (int64_t a = 0; a < nh; a++) {
+        hi[2 * a] = cosl(step * (long double)(a * B));
+        hi[2 * a + 1] = sinl(step * (long double)(a * B));
+    }
+    for (int64_t a = 0, t = 0; a < nh; a++)
+        for (int64_t b = 0; b < B && t <= top; b++, t++) {
+            const long double *l = lo + 2 * b, *h = hi + 2 * a;
+            w[2 * t] = (double)(l[0] * h[0] - l[1] * h[1]);
+            w[2 * t + 1] = (double)(l[0] * h[1] + l[1] * h[0]);
+        }
+    free(lo);
+    /* angle pi/2 - that of n/4 - t, then pi/2 + that of t - n/4, then
+       2*pi - that of n - t */
+    int64_t t = top + 1;
+    for (; n % 8 == 0 && t < count && 4 * t <= n; t++) {
+        w[2 * t] = w[2 * (n / 4 - t) + 1];
+        w[2 * t + 1] = w[2 * (n / 4 - t)];
+    }
+    for (; n % 4 == 0 && t < count && 2 * t <= n; t++) {
+        w[2 * t] = -w[2 * (t - n / 4) + 1];
+        w[2 * t + 1] = w[2 * (t - n / 4)];
+    }
+    for (; t < count; t++) {
+        w[2 * t] = w[2 * (n - t)];
+        w[2 * t + 1] = -w[2 * (n - t) + 1];
+    }
+    return w;
+}
+
+/* a monotonic clock, in seconds (plan-time measurement) */
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static void *alloc_aligned(size_t bytes)
@@ -141,6 +209,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KSMALL dsmall
 #define KSMALLIL dsmall_il
 #include "fft_tmpl.h"
+#include "build_tmpl.h"
+#include "measure_tmpl.h"
 #include "dct_tmpl.h"
 #undef T
 #undef F
@@ -164,6 +234,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KSMALL ssmall
 #define KSMALLIL ssmall_il
 #include "fft_tmpl.h"
+#include "build_tmpl.h"
+#include "measure_tmpl.h"
 #include "dct_tmpl.h"
 #undef T
 #undef F
@@ -182,11 +254,11 @@ nla_status nla_cpu_fft_plan(const nla_exec *ex, const nla_fft_desc *desc, void *
 {
     if (desc->kind == NLA_FFT_REDFT10 || desc->kind == NLA_FFT_REDFT01)
         return desc->precision == NLA_DOUBLE
-            ? d_dct_plan_create(desc, ex->nthreads, (d_plan **)impl)
-            : s_dct_plan_create(desc, ex->nthreads, (s_plan **)impl);
+            ? d_dct_plan_create(desc, ex, (d_plan **)impl)
+            : s_dct_plan_create(desc, ex, (s_plan **)impl);
     return desc->precision == NLA_DOUBLE
-        ? d_plan_create(desc, ex->nthreads, (d_plan **)impl)
-        : s_plan_create(desc, ex->nthreads, (s_plan **)impl);
+        ? d_plan_create(desc, ex, (d_plan **)impl)
+        : s_plan_create(desc, ex, (s_plan **)impl);
 }
 
 nla_status nla_cpu_fft_execute(const void *impl, const void *in, void *out, char *msg,

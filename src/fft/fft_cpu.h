@@ -7,6 +7,9 @@
  *   fft_tmpl.h     one copy per precision: the transform cores (Stockham
  *                  radix-2/4/8, four-step, Bluestein), real transforms,
  *                  batches and strides
+ *   build_tmpl.h   building the cores, by the rules or by a choice
+ *   measure_tmpl.h the planning effort: wisdom, rules or measurement
+ *   plan_choice.c  choice tokens and the process-wide wisdom table
  *   dct_tmpl.h     DCT-II/III (REDFT10/01) on an inner real transform
  *   kernels/       the per-ISA Stockham passes (kernels.h)
  */

@@ -26,6 +26,8 @@
  *               length-m cores
  * The plan wraps a core with strides, batches, scale and the real
  * transforms.  All arithmetic on complex values is written out by hand.
+ * Cores are built in build_tmpl.h (by the rules above, or by a choice
+ * from wisdom or measurement: plan_choice.h, measure_tmpl.h).
  */
 
 /* Columns in blocks: a block gathers this many transforms (128 bytes of
@@ -91,7 +93,11 @@ static void F(dct_range)(const F(plan) *p, const T *in, T *out, int64_t b0, int6
                          T *work);
 static void F(dct_free)(struct F(dct) *t);
 
-static F(core) *F(core_build)(int64_t n, int fwd);
+/* building (build_tmpl.h): a core by the rules (ch NULL) or by a choice;
+   the plan's core by the effort, wisdom or measurement (measure_tmpl.h) */
+static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch);
+static void F(core_threads)(F(core) *c, int nt);
+static nla_status F(core_plan)(int64_t n, int fwd, const nla_exec *ex, F(core) **out);
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
                         T *y, T *work);
 static void F(core_free)(F(core) *c);
@@ -99,247 +105,6 @@ static void F(core_free)(F(core) *c);
 static T *F(talloc)(int64_t complex_count)
 {
     return alloc_aligned((size_t)complex_count * 2 * sizeof(T));
-}
-
-/* ------------------------------------------------------------ building */
-
-static int F(ilog2)(int64_t n)
-{
-    int k = 0;
-    while (((int64_t)1 << k) < n)
-        k++;
-    return k;
-}
-
-/* The passes' radices for n, or 0 when n has a prime factor over
-   NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
-   2; 16 = 8*2), then the odd primes from the largest.  The first pass then
-   takes s past a whole vector (8 complex floats) whenever 8 divides n, and
-   every later pass runs the broadcast kernels. */
-static int F(radices)(int64_t n, int *r)
-{
-    static const int odd[] = { 13, 11, 7, 5, 3 };
-    int ns = 0, k = 0, k4, k8;
-
-    while (n % 2 == 0) {
-        n /= 2;
-        k++;
-    }
-    k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
-    k8 = (k - 2 * k4) / 3;
-    if (k == 1 || k == 4) {
-        if (k == 4)
-            r[ns++] = 8;
-        r[ns++] = 2;
-    } else {
-        for (int i = 0; i < k8; i++)
-            r[ns++] = 8;
-        for (int i = 0; i < k4; i++)
-            r[ns++] = 4;
-    }
-    for (int i = 0; i < 5; i++)
-        while (n % odd[i] == 0) {
-            n /= odd[i];
-            r[ns++] = odd[i];
-        }
-    return n == 1 ? ns : 0;
-}
-
-static int F(stock_build)(F(core) *c)
-{
-    int r[MAX_STAGES], ns = F(radices)(c->n, r);
-    int sign = c->fwd ? -1 : 1;
-    int64_t len = c->n, s = 1;
-
-    c->nst = ns;
-    for (int i = 0; i < ns; i++) {
-        F(stage) *st = &c->st[i];
-        int64_t m = len / r[i];
-        st->r = r[i];
-        st->slot = nla_fft_radix_slot(r[i]);
-        st->m = m;
-        st->tw = F(talloc)(m * (r[i] - 1));
-        if (!st->tw)
-            return -1;
-        for (int64_t p = 0; p < m; p++)
-            for (int k = 1; k < r[i]; k++) {
-                double re, im;
-                twiddle(p * k, len, sign, &re, &im);
-                st->tw[2 * (p * (r[i] - 1) + k - 1)] = (T)re;
-                st->tw[2 * (p * (r[i] - 1) + k - 1) + 1] = (T)im;
-            }
-        if (s < 8) {
-            int64_t sm = s * m;
-            st->twl = F(talloc)(sm * (r[i] - 1));
-            if (!st->twl)
-                return -1;
-            for (int k = 1; k < r[i]; k++)
-                for (int64_t j = 0; j < sm; j++) {
-                    double re, im;
-                    twiddle((j / s) * k, len, sign, &re, &im);
-                    st->twl[2 * ((k - 1) * sm + j)] = (T)re;
-                    st->twl[2 * ((k - 1) * sm + j) + 1] = (T)im;
-                }
-        }
-        len = m;
-        s *= r[i];
-    }
-    c->work = c->n;
-    return 0;
-}
-
-/* A core of one transform (a plan of one) runs on nt threads.  A
-   four-step core shares its column blocks, each thread with its own
-   gather buffer and scratch: the middle result, then 2 blocks of the
-   longer column a thread.  A Stockham core of at least
-   NLA_FFT_THREADS_MIN_N values shares each pass (F(stock_run)).  Either
-   way the threads' shares are the same work as one thread's, so the bits
-   are the same for any nt. */
-static void F(core_threads)(F(core) *c, int nt)
-{
-    if (nt < 1)
-        return;
-    if (c->type == CORE_STOCK && !c->small && c->n >= NLA_FFT_THREADS_MIN_N)
-        c->nt = nt;
-    if (c->type != CORE_4STEP)
-        return;
-    c->nt = nt;
-    c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
-}
-
-/* n = n1*n2 with n1 the largest divisor of n at most sqrt(n) (both
-   factors then have only the passes' radices) */
-static int F(fourstep_build)(F(core) *c)
-{
-    int sign = c->fwd ? -1 : 1;
-    int64_t n1 = 1;
-
-    for (int64_t d = 2; d * d <= c->n; d++)
-        if (c->n % d == 0)
-            n1 = d;
-    c->n1 = n1;
-    c->n2 = c->n / n1;
-    c->blk = COL_BLOCK;                        /* 128 bytes of each row */
-    c->c1 = F(core_build)(c->n1, c->fwd);
-    c->c2 = F(core_build)(c->n2, c->fwd);
-    c->lo = F(talloc)(c->n1);
-    c->hi = F(talloc)(c->n2);
-    if (!c->c1 || !c->c2 || !c->lo || !c->hi || c->c1->type != CORE_STOCK ||
-        c->c2->type != CORE_STOCK)
-        return -1;
-    for (int64_t t = 0; t < c->n1; t++) {
-        double re, im;
-        twiddle(t, c->n, sign, &re, &im);
-        c->lo[2 * t] = (T)re;
-        c->lo[2 * t + 1] = (T)im;
-    }
-    for (int64_t t = 0; t < c->n2; t++) {
-        double re, im;
-        twiddle(t * c->n1, c->n, sign, &re, &im);
-        c->hi[2 * t] = (T)re;
-        c->hi[2 * t + 1] = (T)im;
-    }
-    F(core_threads)(c, 1);
-    return 0;
-}
-
-
-/* The chirp and the transform of its conjugate are made in double
-   precision (for float plans too), then rounded. */
-static int F(blue_build)(F(core) *c)
-{
-    int sign = c->fwd ? -1 : 1;
-    int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
-    d_core *dm;
-    double *b, *wk;
-
-    c->m = m;
-    c->cm = F(core_build)(m, 1);
-    c->chirp = F(talloc)(n);
-    c->bf = F(talloc)(m);
-    if (!c->cm || !c->chirp || !c->bf)
-        return -1;
-    dm = d_core_build(m, 1);
-    b = alloc_aligned((size_t)m * 2 * sizeof(double));
-    wk = dm ? alloc_aligned((size_t)(dm->work > 0 ? dm->work : 1) * 2 * sizeof(double))
-            : NULL;
-    if (!dm || !b || !wk) {
-        d_core_free(dm);
-        free(b);
-        free(wk);
-        return -1;
-    }
-    memset(b, 0, (size_t)m * 2 * sizeof(double));
-    for (int64_t j = 0; j < n; j++) {
-        double re, im;
-        chirp(j, n, sign, &re, &im);
-        c->chirp[2 * j] = (T)re;
-        c->chirp[2 * j + 1] = (T)im;
-        b[2 * j] = re;
-        b[2 * j + 1] = -im;
-        if (j > 0) {
-            b[2 * (m - j)] = re;
-            b[2 * (m - j) + 1] = -im;
-        }
-    }
-    d_core_run(dm, nla_fft_kernels_get(), b, b, wk);
-    for (int64_t k = 0; k < 2 * m; k++)
-        c->bf[k] = (T)(b[k] / (double)m);
-    d_core_free(dm);
-    free(b);
-    free(wk);
-    c->work = m + c->cm->work;
-    return 0;
-}
-
-static F(core) *F(core_build)(int64_t n, int fwd)
-{
-    F(core) *c = calloc(1, sizeof *c);
-    int rc = 0, r[MAX_STAGES];
-    if (!c)
-        return NULL;
-    c->n = n;
-    c->fwd = fwd;
-    if (n == 1) {
-        c->type = CORE_ONE;
-    } else if (F(radices)(n, r) > 0) {
-        if (n * 2 * (int64_t)sizeof(T) <= nla_tuning_get()->fft.stockham_max_bytes) {
-            c->type = CORE_STOCK;
-            rc = F(stock_build)(c);
-            if ((n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG) &&
-                nla_fft_kernels_get()->KSMALL[fwd][F(ilog2)(n)])
-                c->small = F(ilog2)(n);
-        } else {
-            c->type = CORE_4STEP;
-            rc = F(fourstep_build)(c);
-        }
-    } else {
-        c->type = CORE_BLUE;
-        rc = F(blue_build)(c);
-    }
-    if (rc != 0) {
-        F(core_free)(c);
-        return NULL;
-    }
-    return c;
-}
-
-static void F(core_free)(F(core) *c)
-{
-    if (!c)
-        return;
-    for (int i = 0; i < c->nst; i++) {
-        free(c->st[i].tw);
-        free(c->st[i].twl);
-    }
-    F(core_free)(c->c1);
-    F(core_free)(c->c2);
-    F(core_free)(c->cm);
-    free(c->lo);
-    free(c->hi);
-    free(c->chirp);
-    free(c->bf);
-    free(c);
 }
 
 /* ------------------------------------------------------------- running */
@@ -638,39 +403,43 @@ static void F(plan_free)(F(plan) *p)
     free(p);
 }
 
-static nla_status F(plan_create)(const nla_fft_desc *d, int nthreads, F(plan) **out)
+/* ex: the threads, the planning effort, and room for why planning failed */
+static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(plan) **out)
 {
     F(plan) *p = calloc(1, sizeof *p);
     int64_t n = d->n, len;
     int even_real = d->kind != NLA_FFT_C2C && n % 2 == 0;
+    nla_status s;
 
     if (!p)
         return NLA_ENOMEM;
     p->d = *d;
     p->kt = nla_fft_kernels_get();
-    p->nthreads = nthreads > 0 ? nthreads : 1;
+    p->nthreads = ex->nthreads > 0 ? ex->nthreads : 1;
     len = even_real ? n / 2 : n;
-    p->c = F(core_build)(len, d->kind == NLA_FFT_C2C ? d->direction < 0
-                                                       : d->kind == NLA_FFT_R2C);
-    if (!p->c) {
+    s = F(core_plan)(len, d->kind == NLA_FFT_C2C ? d->direction < 0 : d->kind == NLA_FFT_R2C,
+                     ex, &p->c);
+    if (s != NLA_OK) {
         F(plan_free)(p);
-        return NLA_ENOMEM;
+        return s;
     }
     /* one transform: the threads inside it; a batch: the threads over it */
     if (d->howmany == 1)
         F(core_threads)(p->c, p->nthreads);
     if (even_real) {
+        double *w = tw_table(n, n / 2 + 1);
         p->rtw = F(talloc)(n / 2 + 1);
-        if (!p->rtw) {
+        if (!p->rtw || !w) {
+            free(w);
             F(plan_free)(p);
             return NLA_ENOMEM;
         }
+        /* W_n^k = exp(-2*pi*i*k/n) */
         for (int64_t k = 0; k <= n / 2; k++) {
-            double re, im;
-            twiddle(k, n, -1, &re, &im);
-            p->rtw[2 * k] = (T)re;
-            p->rtw[2 * k + 1] = (T)im;
+            p->rtw[2 * k] = (T)w[2 * k];
+            p->rtw[2 * k + 1] = (T)-w[2 * k + 1];
         }
+        free(w);
     }
     /* a gather/staging buffer of len values, then the core's scratch */
     p->work = len + p->c->work;

@@ -1,0 +1,315 @@
+/*
+ * build_tmpl.h - building the cores of fft_tmpl.h for one precision (the
+ * same T and F(name)), by the rules or by a choice (plan_choice.h).  The
+ * rules live here only: F(radices) gives the default pass order and
+ * F(rule_choice) the default core, and F(core_build) with no choice builds
+ * exactly that.
+ */
+
+static int F(ilog2)(int64_t n)
+{
+    int k = 0;
+    while (((int64_t)1 << k) < n)
+        k++;
+    return k;
+}
+
+/* The passes' radices for n, or 0 when n has a prime factor over
+   NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
+   2; 16 = 8*2), then the odd primes from the largest.  The first pass then
+   takes s past a whole vector (8 complex floats) whenever 8 divides n, and
+   every later pass runs the broadcast kernels. */
+static int F(radices)(int64_t n, int *r)
+{
+    static const int odd[] = { 13, 11, 7, 5, 3 };
+    int ns = 0, k = 0, k4, k8;
+
+    while (n % 2 == 0) {
+        n /= 2;
+        k++;
+    }
+    k4 = k % 3 == 1 ? (k >= 4 ? 2 : 0) : k % 3 == 2 ? 1 : 0;
+    k8 = (k - 2 * k4) / 3;
+    if (k == 1 || k == 4) {
+        if (k == 4)
+            r[ns++] = 8;
+        r[ns++] = 2;
+    } else {
+        for (int i = 0; i < k8; i++)
+            r[ns++] = 8;
+        for (int i = 0; i < k4; i++)
+            r[ns++] = 4;
+    }
+    for (int i = 0; i < 5; i++)
+        while (n % odd[i] == 0) {
+            n /= odd[i];
+            r[ns++] = odd[i];
+        }
+    return n == 1 ? ns : 0;
+}
+
+/* n1 of the default four-step split: the largest divisor of n at most
+   sqrt(n) (both factors then have only the passes' radices) */
+static int64_t F(split)(int64_t n)
+{
+    int64_t n1 = 1;
+    for (int64_t d = 2; d * d <= n; d++)
+        if (n % d == 0)
+            n1 = d;
+    return n1;
+}
+
+static int F(has_codelet)(int64_t n, int fwd)
+{
+    return (n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG) &&
+           nla_fft_kernels_get()->KSMALL[fwd][F(ilog2)(n)] != NULL;
+}
+
+/* The rules' core for n >= 2: passes (the codelet where there is one) while
+   the data fit fft.stockham_max_bytes of the CPU configuration, four-step
+   past it, Bluestein for a prime factor over NLA_FFT_MAX_ODD. */
+static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
+{
+    memset(ch, 0, sizeof *ch);
+    ch->nr = F(radices)(n, ch->r);
+    if (ch->nr == 0)
+        ch->kind = 'b';
+    else if (n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.stockham_max_bytes)
+        ch->kind = 'f', ch->n1 = F(split)(n);
+    else
+        ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';
+}
+
+/* The passes of radices r[0..ns) (product c->n), their twiddles looked up
+   in one table of W_n^t (tw_table), conjugated for forward cores. */
+static int F(stock_build)(F(core) *c, const int *r, int ns)
+{
+    const double sg = c->fwd ? -1.0 : 1.0;
+    int64_t len = c->n, s = 1;
+    double *w = tw_table(c->n, c->n);
+
+    if (!w)
+        return -1;
+    c->type = CORE_STOCK;
+    c->nst = ns;
+    for (int i = 0; i < ns; i++) {
+        F(stage) *st = &c->st[i];
+        const int64_t m = len / r[i], step = c->n / len;   /* W_len^e = W_n^(e*step) */
+        st->r = r[i];
+        st->slot = nla_fft_radix_slot(r[i]);
+        st->m = m;
+        st->tw = F(talloc)(m * (r[i] - 1));
+        if (!st->tw)
+            break;
+        for (int64_t p = 0; p < m; p++)
+            for (int k = 1; k < r[i]; k++) {
+                const double *v = w + 2 * (p * k * step);
+                st->tw[2 * (p * (r[i] - 1) + k - 1)] = (T)v[0];
+                st->tw[2 * (p * (r[i] - 1) + k - 1) + 1] = (T)(sg * v[1]);
+            }
+        if (s < 8) {
+            int64_t sm = s * m;
+            st->twl = F(talloc)(sm * (r[i] - 1));
+            if (!st->twl)
+                break;
+            /* lane j = p*s + b holds W^(p*k) */
+            for (int k = 1; k < r[i]; k++) {
+                T *o = st->twl + 2 * (k - 1) * sm;
+                for (int64_t p = 0; p < m; p++) {
+                    const double *v = w + 2 * (p * k * step);
+                    for (int64_t b = 0; b < s; b++, o += 2) {
+                        o[0] = (T)v[0];
+                        o[1] = (T)(sg * v[1]);
+                    }
+                }
+            }
+        }
+        len = m;
+        s *= r[i];
+    }
+    free(w);
+    c->work = c->n;
+    return len == 1 ? 0 : -1;
+}
+
+/* A Stockham core of length n on the default passes, whatever its size,
+   with the codelet where there is one (the four-step's columns: blocks of
+   them run the interleaved codelet) */
+static F(core) *F(stock_core)(int64_t n, int fwd)
+{
+    F(core) *c = calloc(1, sizeof *c);
+    int r[MAX_STAGES], ns = F(radices)(n, r);
+    if (!c)
+        return NULL;
+    c->n = n;
+    c->fwd = fwd;
+    if (ns == 0 || F(stock_build)(c, r, ns) != 0) {
+        F(core_free)(c);
+        return NULL;
+    }
+    if (F(has_codelet)(n, fwd))
+        c->small = F(ilog2)(n);
+    return c;
+}
+
+/* A core of one transform (a plan of one) runs on nt threads.  A
+   four-step core shares its column blocks, each thread with its own
+   gather buffer and scratch: the middle result, then 2 blocks of the
+   longer column a thread.  A Stockham core of at least
+   NLA_FFT_THREADS_MIN_N values shares each pass (F(stock_run)).  Either
+   way the threads' shares are the same work as one thread's, so the bits
+   are the same for any nt. */
+static void F(core_threads)(F(core) *c, int nt)
+{
+    if (nt < 1)
+        return;
+    if (c->type == CORE_STOCK && !c->small && c->n >= NLA_FFT_THREADS_MIN_N)
+        c->nt = nt;
+    if (c->type != CORE_4STEP)
+        return;
+    c->nt = nt;
+    c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
+}
+
+/* n = n1*n2 */
+static int F(fourstep_build)(F(core) *c, int64_t n1)
+{
+    int sign = c->fwd ? -1 : 1;
+
+    c->type = CORE_4STEP;
+    c->n1 = n1;
+    c->n2 = c->n / n1;
+    c->blk = 64 / (int64_t)sizeof(T);          /* 128 bytes of each row (COL_BLOCK) */
+    c->c1 = F(stock_core)(c->n1, c->fwd);
+    c->c2 = F(stock_core)(c->n2, c->fwd);
+    c->lo = F(talloc)(c->n1);
+    c->hi = F(talloc)(c->n2);
+    if (!c->c1 || !c->c2 || !c->lo || !c->hi)
+        return -1;
+    for (int64_t t = 0; t < c->n1; t++) {
+        double re, im;
+        twiddle(t, c->n, sign, &re, &im);
+        c->lo[2 * t] = (T)re;
+        c->lo[2 * t + 1] = (T)im;
+    }
+    for (int64_t t = 0; t < c->n2; t++) {
+        double re, im;
+        twiddle(t * c->n1, c->n, sign, &re, &im);
+        c->hi[2 * t] = (T)re;
+        c->hi[2 * t + 1] = (T)im;
+    }
+    F(core_threads)(c, 1);
+    return 0;
+}
+
+/* The chirp and the transform of its conjugate are made in double
+   precision (for float plans too), then rounded. */
+static int F(blue_build)(F(core) *c)
+{
+    int sign = c->fwd ? -1 : 1;
+    int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
+    d_core *dm;
+    double *b, *wk;
+
+    c->type = CORE_BLUE;
+    c->m = m;
+    c->cm = F(core_build)(m, 1, NULL);
+    c->chirp = F(talloc)(n);
+    c->bf = F(talloc)(m);
+    if (!c->cm || !c->chirp || !c->bf)
+        return -1;
+    dm = d_core_build(m, 1, NULL);
+    b = alloc_aligned((size_t)m * 2 * sizeof(double));
+    wk = dm ? alloc_aligned((size_t)(dm->work > 0 ? dm->work : 1) * 2 * sizeof(double))
+            : NULL;
+    if (!dm || !b || !wk) {
+        d_core_free(dm);
+        free(b);
+        free(wk);
+        return -1;
+    }
+    memset(b, 0, (size_t)m * 2 * sizeof(double));
+    for (int64_t j = 0; j < n; j++) {
+        double re, im;
+        chirp(j, n, sign, &re, &im);
+        c->chirp[2 * j] = (T)re;
+        c->chirp[2 * j + 1] = (T)im;
+        b[2 * j] = re;
+        b[2 * j + 1] = -im;
+        if (j > 0) {
+            b[2 * (m - j)] = re;
+            b[2 * (m - j) + 1] = -im;
+        }
+    }
+    d_core_run(dm, nla_fft_kernels_get(), b, b, wk);
+    for (int64_t k = 0; k < 2 * m; k++)
+        c->bf[k] = (T)(b[k] / (double)m);
+    d_core_free(dm);
+    free(b);
+    free(wk);
+    c->work = m + c->cm->work;
+    return 0;
+}
+
+/* The core of length n by the choice ch (checked for n by
+   nla_fft_choice_parse), or by the rules when ch is NULL. */
+static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch)
+{
+    F(core) *c = calloc(1, sizeof *c);
+    nla_fft_choice rule;
+    int rc = 0;
+
+    if (!c)
+        return NULL;
+    c->n = n;
+    c->fwd = fwd;
+    if (n == 1) {
+        c->type = CORE_ONE;
+        return c;
+    }
+    if (!ch) {
+        F(rule_choice)(n, fwd, &rule);
+        ch = &rule;
+    }
+    switch (ch->kind) {
+    case 's':
+        rc = F(stock_build)(c, ch->r, ch->nr);
+        break;
+    case 'c': {
+        int r[MAX_STAGES], ns = F(radices)(n, r);
+        rc = F(stock_build)(c, r, ns);
+        if (F(has_codelet)(n, fwd))
+            c->small = F(ilog2)(n);
+        break;
+    }
+    case 'f':
+        rc = F(fourstep_build)(c, ch->n1);
+        break;
+    default:
+        rc = F(blue_build)(c);
+        break;
+    }
+    if (rc != 0) {
+        F(core_free)(c);
+        return NULL;
+    }
+    return c;
+}
+
+static void F(core_free)(F(core) *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->nst; i++) {
+        free(c->st[i].tw);
+        free(c->st[i].twl);
+    }
+    F(core_free)(c->c1);
+    F(core_free)(c->c2);
+    F(core_free)(c->cm);
+    free(c->lo);
+    free(c->hi);
+    free(c->chirp);
+    free(c->bf);
+    free(c);
+}

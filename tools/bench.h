@@ -30,6 +30,9 @@ enum {
 
 /* Subcommands: argv[0] is the subcommand's name. */
 int nla_info_main(int argc, char **argv);
+/* nla wisdom (wisdom.c) */
+int nla_wisdom_main(int argc, char **argv);
+void nla_wisdom_usage(FILE *f);
 /* info_forms.c: the level-2 forms of the bench's band shapes; one shape's */
 void nla_info_forms(void);
 int nla_info_form_query(int argc, char **argv);

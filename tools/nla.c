@@ -3,6 +3,7 @@
  *
  *   nla info      what libnla chose on this machine (ISA, threads, backends)
  *   nla bench     time libnla against the CBLAS reference
+ *   nla wisdom    measured FFT plans, their wisdom written out
  *
  * Exit status: 0 success, 1 failure, 2 usage error, 3 backend not available.
  */
@@ -19,7 +20,9 @@ static void usage(FILE *f)
                "           nla info gemv d|s N|T M N LDA, nla info spmv d|s U|L N: the form\n"
                "           one shape runs, and why)\n"
                "  bench    time libnla against the reference (nla bench --help)\n"
-               "  help     this message (nla help bench: the bench's)\n"
+               "  wisdom   measure FFT plans of the given sizes and write their wisdom\n"
+               "           (nla wisdom --help)\n"
+               "  help     this message (nla help bench, nla help wisdom: theirs)\n"
                "  version  print the libnla version\n");
 }
 
@@ -37,10 +40,14 @@ int main(int argc, char **argv)
         nla_bench_reexec(argc, argv);
         return nla_bench_main(argc - 1, argv + 1);
     }
+    if (strcmp(cmd, "wisdom") == 0)
+        return nla_wisdom_main(argc - 1, argv + 1);
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 ||
         strcmp(cmd, "-h") == 0) {
         if (argc > 2 && strcmp(argv[2], "bench") == 0)
             nla_bench_usage(stdout);
+        else if (argc > 2 && strcmp(argv[2], "wisdom") == 0)
+            nla_wisdom_usage(stdout);
         else
             usage(stdout);
         return NLA_EXIT_OK;

@@ -109,68 +109,75 @@ static T *F(talloc)(int64_t complex_count)
 
 /* ------------------------------------------------------------- running */
 
+/* The passes of F(stock_run), thread id's share of each of nth (the
+   caller's threads meet at a barrier after each pass when nth > 1). */
+static void F(stock_passes)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
+                            const T *src, T *y, T *scr, int id, int nth)
+{
+    const int64_t vc = kt->KVC;
+    const int ns = c->nst;
+    int64_t sl = B;
+    for (int i = 0; i < ns; i++) {
+        const F(stage) *st = &c->st[i];
+        T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
+        const int f = c->fwd;
+        /* vectors along q while s fills one, else along q + s*p (the
+           per-lane twiddles are made for B == 1 and s < 8); a pass of one
+           p (m == 1) has no twiddles, which only the broadcast kernels
+           skip */
+        const int bc = sl >= vc || B != 1 || !st->twl || st->m == 1;
+        /* id's share of i = q + s*p, cut where every vector holds the
+           values it holds on one thread (the same bits for any count): at
+           multiples of 8, or of s for broadcast passes whose s is not one */
+        const int64_t tot = sl * st->m, unit = !bc || sl % 8 == 0 ? 8 : sl;
+        const int64_t per = ((tot + unit - 1) / unit + nth - 1) / nth * unit;
+        const int64_t i0 = id * per < tot ? id * per : tot;
+        const int64_t i1 = i0 + per < tot ? i0 + per : tot;
+        if (bc)
+            kt->KBC[f][st->slot](st->m, sl, i0, i1, st->tw, src, dst);
+        else
+            kt->KLANE[f][st->slot](st->m, sl, i0, i1, st->twl, src, dst);
+#ifdef _OPENMP
+        if (nth > 1) {
+#pragma omp barrier
+        }
+#endif
+        src = dst;
+        sl *= st->r;
+    }
+}
+
 /* The Stockham passes (or the interleaved codelet) on B transforms
    interleaved element by element (element j of transform b at [j*B + b]);
    x may equal y. */
 static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
                          const T *x, T *y, T *scr)
 {
-    const int64_t vc = kt->KVC;
-    int ns = c->nst;
     const T *src = x;
 
     if (B > 1 && c->small && c->small <= NLA_FFT_IL_LOG) {
         kt->KSMALLIL[c->fwd][c->small](B, x, y);
         return;
     }
-
-    if (x == y && ns % 2 == 1) {
+    if (x == y && c->nst % 2 == 1) {
         memcpy(scr, x, (size_t)(c->n * B) * 2 * sizeof(T));
         src = scr;
     }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(c->nt > 1 ? c->nt : 1) if (B == 1 && c->nt > 1)
-#endif
-    {
-#ifdef _OPENMP
-        const int id = omp_get_thread_num(), nth = omp_get_num_threads();
-#else
-        const int id = 0, nth = 1;
-#endif
-        const T *sp = src;
-        int64_t sl = B;
-        for (int i = 0; i < ns; i++) {
-            const F(stage) *st = &c->st[i];
-            T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
-            const int f = c->fwd;
-            /* vectors along q while s fills one, else along q + s*p (the
-               per-lane twiddles are made for B == 1 and s < 8); a pass of
-               one p (m == 1) has no twiddles, which only the broadcast
-               kernels skip */
-            const int bc = sl >= vc || B != 1 || !st->twl || st->m == 1;
-            /* thread id's share of i = q + s*p, cut where every vector holds
-               the values it holds on one thread (the same bits for any
-               count): at multiples of 8, or of s for broadcast passes
-               whose s is not one */
-            const int64_t tot = sl * st->m, unit = !bc || sl % 8 == 0 ? 8 : sl;
-            const int64_t per = ((tot + unit - 1) / unit + nth - 1) / nth * unit;
-            const int64_t i0 = id * per < tot ? id * per : tot;
-            const int64_t i1 = i0 + per < tot ? i0 + per : tot;
-            if (bc)
-                kt->KBC[f][st->slot](st->m, sl, i0, i1, st->tw, sp, dst);
-            else
-                kt->KLANE[f][st->slot](st->m, sl, i0, i1, st->twl, sp, dst);
-#ifdef _OPENMP
-            if (nth > 1) {
-#pragma omp barrier
-            }
-#endif
-            sp = dst;
-            sl *= st->r;
-        }
+    if (c->nst == 0) {
+        if (x != y)
+            memcpy(y, x, (size_t)(c->n * B) * 2 * sizeof(T));
+        return;
     }
-    if (ns == 0 && x != y)
-        memcpy(y, x, (size_t)(c->n * B) * 2 * sizeof(T));
+#ifdef _OPENMP
+    /* the threads only where the core has them: entering a parallel
+       region costs more than a short transform */
+    if (B == 1 && c->nt > 1) {
+#pragma omp parallel num_threads(c->nt)
+        F(stock_passes)(c, kt, B, src, y, scr, omp_get_thread_num(), omp_get_num_threads());
+        return;
+    }
+#endif
+    F(stock_passes)(c, kt, B, src, y, scr, 0, 1);
 }
 
 static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,

@@ -18,60 +18,24 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <fftw3.h>
+#include "fft_check.h"
 #include "refs.h"
-
-typedef long double ld;
 
 static const nla_fft_kind dct_kinds[2] = { NLA_FFT_REDFT10, NLA_FFT_REDFT01 };
 static const char *const kind_str[2] = { "REDFT10", "REDFT01" };
 static const char *const prec_str[2] = { "double", "float" };
 
-static double eps_of(nla_precision p) { return p == NLA_DOUBLE ? DBL_EPSILON : FLT_EPSILON; }
-static size_t rsz(nla_precision p) { return p == NLA_DOUBLE ? sizeof(double) : sizeof(float); }
-
 /* the bound's c: n with a prime factor over 13 goes through Bluestein */
-static double c_of(int64_t n)
-{
-    static const int64_t f[] = { 2, 3, 5, 7, 11, 13 };
-    for (int i = 0; i < 6; i++)
-        while (n % f[i] == 0)
-            n /= f[i];
-    return n == 1 ? 3.0 : 10.0;
-}
+static double c_of(int64_t n) { return fc_smooth(n) ? 3.0 : 10.0; }
 
-static double unit(nla_precision p, int64_t n) { return eps_of(p) * log2((double)n + 1); }
-
-/* count reals uniform in [-0.5, 0.5) in precision p; copy: the same in long double */
-static void *rand_reals(nla_precision p, size_t count, uint64_t seed, ld *copy)
-{
-    double *d = malloc(count * sizeof *d);
-    void *x = malloc(count * rsz(p) + 64);
-    cr_assert(d && x);
-    ref_fill(d, count, seed);
-    for (size_t i = 0; i < count; i++) {
-        double v = 0.5 * d[i];
-        if (p == NLA_DOUBLE)
-            ((double *)x)[i] = v;
-        else
-            ((float *)x)[i] = (float)v;
-        if (copy)
-            copy[i] = p == NLA_DOUBLE ? (ld)v : (ld)(float)v;
-    }
-    free(d);
-    return x;
-}
-
-static ld get(const void *x, nla_precision p, size_t i)
-{
-    return p == NLA_DOUBLE ? (ld)((const double *)x)[i] : (ld)((const float *)x)[i];
-}
+static double unit(nla_precision p, int64_t n) { return fc_eps_of(p) * log2((double)n + 1); }
 
 /* ||y[i*stride] - ref[i]|| / ||ref|| over n elements */
 static double rel_l2(const void *y, nla_precision p, size_t stride, const ld *ref, size_t n)
 {
     ld num = 0, den = 0;
     for (size_t i = 0; i < n; i++) {
-        ld e = get(y, p, i * stride) - ref[i];
+        ld e = fc_get(y, p, i * stride) - ref[i];
         num += e * e;
         den += ref[i] * ref[i];
     }
@@ -119,18 +83,18 @@ static nla_fft_plan *plan_of(nla_context *c, const nla_fft_desc *d)
 static double dct_err(nla_context *c, nla_precision p, nla_fft_kind k, int64_t n, int inplace)
 {
     ld *xin = malloc(sizeof(ld) * (size_t)n), *ref = malloc(sizeof(ld) * (size_t)n);
-    void *x = rand_reals(p, (size_t)n, (uint64_t)n * 5 + (uint64_t)k, xin);
-    void *y = inplace ? x : malloc((size_t)n * rsz(p));
-    void *x0 = malloc((size_t)n * rsz(p));
+    void *x = fc_rand_real(p, (size_t)n, (uint64_t)n * 5 + (uint64_t)k, xin);
+    void *y = inplace ? x : malloc((size_t)n * fc_rsz(p));
+    void *x0 = malloc((size_t)n * fc_rsz(p));
     nla_fft_desc d = dct_desc(k, p, n);
     nla_fft_plan *pl = plan_of(c, &d);
     double e;
 
     cr_assert(xin && ref && y && x0);
-    memcpy(x0, x, (size_t)n * rsz(p));
+    memcpy(x0, x, (size_t)n * fc_rsz(p));
     cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK, "%s", nla_last_error());
     if (!inplace)
-        cr_assert(memcmp(x, x0, (size_t)n * rsz(p)) == 0, "out-of-place input modified");
+        cr_assert(memcmp(x, x0, (size_t)n * fc_rsz(p)) == 0, "out-of-place input modified");
     ref_dct(k, n, xin, ref);
     e = rel_l2(y, p, 1, ref, (size_t)n) / unit(p, n);
     nla_fft_plan_destroy(pl);
@@ -210,8 +174,8 @@ Test(dct_small_l3, four_step_inner_on_threads, .init = small_l3, .fini = teardow
         for (int ki = 0; ki < 2; ki++) {
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
             int64_t n = pi ? (int64_t)1 << 19 : (int64_t)1 << 18;
-            size_t bytes = (size_t)n * rsz(p);
-            void *x = rand_reals(p, (size_t)n, 7, NULL), *y1 = malloc(bytes);
+            size_t bytes = (size_t)n * fc_rsz(p);
+            void *x = fc_rand_real(p, (size_t)n, 7, NULL), *y1 = malloc(bytes);
             double e;
             nla_fft_desc d = dct_desc(dct_kinds[ki], p, n);
             nla_fft_plan *pl;
@@ -248,8 +212,8 @@ Test(dct, round_trip)
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
             int64_t n = sizes[i];
             ld *xin = malloc(sizeof(ld) * (size_t)n), *want = malloc(sizeof(ld) * (size_t)n);
-            void *x = rand_reals(p, (size_t)n, 31 + i, xin);
-            void *y = malloc((size_t)n * rsz(p)), *z = malloc((size_t)n * rsz(p));
+            void *x = fc_rand_real(p, (size_t)n, 31 + i, xin);
+            void *y = malloc((size_t)n * fc_rsz(p)), *z = malloc((size_t)n * fc_rsz(p));
             nla_fft_desc d2 = dct_desc(NLA_FFT_REDFT10, p, n), d3 = dct_desc(NLA_FFT_REDFT01, p, n);
             nla_fft_plan *p2, *p3, *p3s;
             double e;
@@ -290,7 +254,7 @@ Test(dct, scale)
                 nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
                 int64_t n = sizes[i];
                 ld *xin = malloc(sizeof(ld) * (size_t)n), *ref = malloc(sizeof(ld) * (size_t)n);
-                void *x = rand_reals(p, (size_t)n, 77 + i, xin), *y = malloc((size_t)n * rsz(p));
+                void *x = fc_rand_real(p, (size_t)n, 77 + i, xin), *y = malloc((size_t)n * fc_rsz(p));
                 nla_fft_desc d = dct_desc(dct_kinds[ki], p, n);
                 nla_fft_plan *pl;
                 double e;
@@ -322,10 +286,10 @@ Test(dct, scale)
 static void layout_case(nla_precision p, nla_fft_kind k, int64_t n, int64_t hm, int64_t is,
                         int64_t id, int64_t os, int64_t od, int inplace)
 {
-    const size_t rs = rsz(p);
+    const size_t rs = fc_rsz(p);
     size_t nin = (size_t)((hm - 1) * id + (n - 1) * is + 1);
     size_t nout = (size_t)((hm - 1) * od + (n - 1) * os + 1), nmax = nin > nout ? nin : nout;
-    void *x = rand_reals(p, nmax, (uint64_t)(n * 13 + hm), NULL), *x0 = malloc(nmax * rs);
+    void *x = fc_rand_real(p, nmax, (uint64_t)(n * 13 + hm), NULL), *x0 = malloc(nmax * rs);
     void *y = inplace ? x : malloc(nout * rs), *y0 = malloc(nmax * rs);
     void *g = malloc((size_t)n * rs), *got = malloc((size_t)n * rs);
     char *owned = calloc(nmax, 1);

@@ -28,7 +28,8 @@ typedef struct nla_l2_config {
 } nla_l2_config;
 
 /* The crossovers measured on a Zen 4 (doc/tuning.md, 5.0-5.0.2), the
-   values of every entry until it is measured on its own.  The AVX2 and
+   values of every entry not measured on its own (the xeon entry's AVX-512
+   NoTrans ones are: src/core/tune.c).  The AVX2 and
    portable narrow forms go a row or column at a time, the diagonals
    unrolled up to 9 (L2_W_CASES): they stop there.  AVX-512's vectors of
    rows reach further; its Trans diagonals (regrouped in registers) give

@@ -338,3 +338,22 @@ Test(config, gbmv_forms_follow_crossovers, .init = clean_env)
     cr_assert(nla_cpu_config_value("gemv_many_bytes") == 2 * nla_cpu_config_value("l2"));
     cr_assert(nla_cpu_config_value("spmv_many_bytes") == nla_cpu_config_value("l3") / 4);
 }
+
+/* The xeon entry's NoTrans crossovers are its own, measured on a Xeon
+   (doc/tuning.md 5.0.9): AVX-512 rows up to 31 (d) and 64 (s) diagonals;
+   the other ISAs keep the default 9 */
+Test(config, xeon_crossovers, .init = tune_xeon)
+{
+    int avx512 = strcmp(nla_cpu_isa(), "avx512") == 0;
+    const int64_t want[2] = { avx512 ? 31 : 9, avx512 ? 64 : 9 };
+    static const char *const keys[2] = { "dgbmv_n_rows_w", "sgbmv_n_rows_w" };
+
+    for (int single = 0; single < 2; single++) {
+        const char *f;
+        cr_assert_eq(nla_cpu_config_value(keys[single]), want[single], "%s", keys[single]);
+        f = band_form(single, 0, want[single]);
+        cr_assert(strncmp(f, "gbmv N rows: ", 13) == 0, "%s", f);
+        f = band_form(single, 0, want[single] + 1);
+        cr_assert(strncmp(f, "gbmv N cols: ", 13) == 0, "%s", f);
+    }
+}

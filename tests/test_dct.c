@@ -30,18 +30,6 @@ static double c_of(int64_t n) { return fc_smooth(n) ? 3.0 : 10.0; }
 
 static double unit(nla_precision p, int64_t n) { return fc_eps_of(p) * log2((double)n + 1); }
 
-/* ||y[i*stride] - ref[i]|| / ||ref|| over n elements */
-static double rel_l2(const void *y, nla_precision p, size_t stride, const ld *ref, size_t n)
-{
-    ld num = 0, den = 0;
-    for (size_t i = 0; i < n; i++) {
-        ld e = fc_get(y, p, i * stride) - ref[i];
-        num += e * e;
-        den += ref[i] * ref[i];
-    }
-    return den > 0 ? (double)sqrtl(num / den) : (double)sqrtl(num);
-}
-
 /* FFTW's REDFT10 or REDFT01 in long double */
 static void ref_dct(nla_fft_kind k, int64_t n, const ld *in, ld *out)
 {
@@ -59,23 +47,10 @@ static void ref_dct(nla_fft_kind k, int64_t n, const ld *in, ld *out)
     fftwl_free(b);
 }
 
+/* a DCT descriptor: forward (REDFT10 and REDFT01 have no direction) */
 static nla_fft_desc dct_desc(nla_fft_kind k, nla_precision p, int64_t n)
 {
-    nla_fft_desc d;
-    memset(&d, 0, sizeof d);
-    d.kind = k;
-    d.precision = p;
-    d.direction = NLA_FFT_FORWARD;
-    d.n = n;
-    return d;
-}
-
-static nla_fft_plan *plan_of(nla_context *c, const nla_fft_desc *d)
-{
-    nla_fft_plan *p = NULL;
-    nla_status s = nla_fft_plan_create(c, d, &p);
-    cr_assert_eq(s, NLA_OK, "plan_create: %s", nla_context_error(c));
-    return p;
+    return fc_desc_of(k, p, NLA_FFT_FORWARD, n);
 }
 
 /* One transform of random data against fftw3l, out of place (the input
@@ -87,7 +62,7 @@ static double dct_err(nla_context *c, nla_precision p, nla_fft_kind k, int64_t n
     void *y = inplace ? x : malloc((size_t)n * fc_rsz(p));
     void *x0 = malloc((size_t)n * fc_rsz(p));
     nla_fft_desc d = dct_desc(k, p, n);
-    nla_fft_plan *pl = plan_of(c, &d);
+    nla_fft_plan *pl = fc_plan_desc(c, &d);
     double e;
 
     cr_assert(xin && ref && y && x0);
@@ -96,7 +71,7 @@ static double dct_err(nla_context *c, nla_precision p, nla_fft_kind k, int64_t n
     if (!inplace)
         cr_assert(memcmp(x, x0, (size_t)n * fc_rsz(p)) == 0, "out-of-place input modified");
     ref_dct(k, n, xin, ref);
-    e = rel_l2(y, p, 1, ref, (size_t)n) / unit(p, n);
+    e = fc_rel_l2(y, p, ref, (size_t)n) / unit(p, n);
     nla_fft_plan_destroy(pl);
     if (!inplace)
         free(y);
@@ -181,14 +156,14 @@ Test(dct_small_l3, four_step_inner_on_threads, .init = small_l3, .fini = teardow
             nla_fft_plan *pl;
             cr_assert(y1);
             cr_assert_eq(nla_context_set_threads(ctx, 1), NLA_OK);
-            pl = plan_of(ctx, &d);
+            pl = fc_plan_desc(ctx, &d);
             cr_assert_eq(nla_fft_execute(pl, x, y1), NLA_OK);
             nla_fft_plan_destroy(pl);
             cr_assert_eq(nla_context_set_threads(ctx, 2), NLA_OK);
             e = dct_err(ctx, p, dct_kinds[ki], n, 0);
             cr_expect(e <= c_of(n), "%s %s n=%lld: error %.3g eps*log2(n+1)", prec_str[pi],
                       kind_str[ki], (long long)n, e);
-            pl = plan_of(ctx, &d);
+            pl = fc_plan_desc(ctx, &d);
             {
                 void *y2 = malloc(bytes);
                 cr_assert(y2);
@@ -218,19 +193,19 @@ Test(dct, round_trip)
             nla_fft_plan *p2, *p3, *p3s;
             double e;
             cr_assert(want && y && z);
-            p2 = plan_of(ctx, &d2);
-            p3 = plan_of(ctx, &d3);
+            p2 = fc_plan_desc(ctx, &d2);
+            p3 = fc_plan_desc(ctx, &d3);
             d3.scale = 1.0 / (2.0 * (double)n);
-            p3s = plan_of(ctx, &d3);
+            p3s = fc_plan_desc(ctx, &d3);
             cr_assert_eq(nla_fft_execute(p2, x, y), NLA_OK);
             cr_assert_eq(nla_fft_execute(p3, y, z), NLA_OK);
             for (int64_t j = 0; j < n; j++)
                 want[j] = 2 * (ld)n * xin[j];
-            e = rel_l2(z, p, 1, want, (size_t)n) / unit(p, n);
+            e = fc_rel_l2(z, p, want, (size_t)n) / unit(p, n);
             cr_expect(e <= 2 * c_of(n), "%s n=%lld: round trip error %.3g eps*log2(n+1)",
                       prec_str[pi], (long long)n, e);
             cr_assert_eq(nla_fft_execute(p3s, y, y), NLA_OK);
-            e = rel_l2(y, p, 1, xin, (size_t)n) / unit(p, n);
+            e = fc_rel_l2(y, p, xin, (size_t)n) / unit(p, n);
             cr_expect(e <= 2 * c_of(n), "%s n=%lld: scaled round trip error %.3g",
                       prec_str[pi], (long long)n, e);
             nla_fft_plan_destroy(p2);
@@ -260,12 +235,12 @@ Test(dct, scale)
                 double e;
                 cr_assert(ref && y);
                 d.scale = -0.3;
-                pl = plan_of(ctx, &d);
+                pl = fc_plan_desc(ctx, &d);
                 cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK);
                 ref_dct(dct_kinds[ki], n, xin, ref);
                 for (int64_t j = 0; j < n; j++)
                     ref[j] *= (ld)-0.3;
-                e = rel_l2(y, p, 1, ref, (size_t)n) / unit(p, n);
+                e = fc_rel_l2(y, p, ref, (size_t)n) / unit(p, n);
                 cr_expect(e <= c_of(n), "%s %s n=%lld scale -0.3: error %.3g", prec_str[pi],
                           kind_str[ki], (long long)n, e);
                 nla_fft_plan_destroy(pl);
@@ -311,8 +286,8 @@ static void layout_case(nla_precision p, nla_fft_kind k, int64_t n, int64_t hm, 
     d.idist = id;
     d.ostride = os;
     d.odist = od;
-    pl = plan_of(ctx, &d);
-    p1 = plan_of(ctx, &d1);
+    pl = fc_plan_desc(ctx, &d);
+    p1 = fc_plan_desc(ctx, &d1);
     cr_assert_eq(nla_fft_execute(pl, x, y), NLA_OK, "%s", nla_last_error());
     if (!inplace)
         cr_assert(memcmp(x, x0, nin * rs) == 0, "out-of-place input modified");
@@ -383,18 +358,18 @@ Test(dct, batches_and_in_place)
 Test(dct, typed_execute)
 {
     nla_fft_desc d = dct_desc(NLA_FFT_REDFT10, NLA_DOUBLE, 8);
-    nla_fft_plan *p2 = plan_of(ctx, &d), *p3, *pf, *pc;
+    nla_fft_plan *p2 = fc_plan_desc(ctx, &d), *p3, *pf, *pc;
     double x[16], y[16], y0[16];
     float xf[8] = { 1, 2, 3, 4, 5, 6, 7, 8 }, yf[8];
 
     for (int i = 0; i < 16; i++)
         x[i] = i, y[i] = y0[i] = -1;
     d.kind = NLA_FFT_REDFT01;
-    p3 = plan_of(ctx, &d);
+    p3 = fc_plan_desc(ctx, &d);
     d.precision = NLA_FLOAT;
-    pf = plan_of(ctx, &d);
+    pf = fc_plan_desc(ctx, &d);
     d = dct_desc(NLA_FFT_C2C, NLA_DOUBLE, 8);
-    pc = plan_of(ctx, &d);
+    pc = fc_plan_desc(ctx, &d);
     EXPECT_MSG(nla_fft_execute_r2r_s(p2, (float *)x, (float *)y), NLA_EINVAL,
                "nla_fft_execute_r2r_s: plan is a double REDFT10 plan, not float REDFT10 or "
                "REDFT01");
@@ -472,14 +447,14 @@ Test(dct, bad_in_place)
         y[i] = y0[i] = i;
     d.howmany = 2;
     d.ostride = 2;
-    p = plan_of(ctx, &d);
+    p = fc_plan_desc(ctx, &d);
     EXPECT_MSG(nla_fft_execute(p, y, y), NLA_EINVAL, "in == out");
     EXPECT_MSG(nla_fft_execute(p, y, y), NLA_EINVAL, "REDFT10");
     cr_expect(memcmp(y, y0, sizeof y) == 0, "array written on failure");
     nla_fft_plan_destroy(p);
     d.ostride = 1;
     d.odist = 5;
-    p = plan_of(ctx, &d);
+    p = fc_plan_desc(ctx, &d);
     EXPECT_MSG(nla_fft_execute_r2r_d(p, y, y), NLA_EINVAL, "in == out");
     cr_expect(memcmp(y, y0, sizeof y) == 0, "array written on failure");
     nla_fft_plan_destroy(p);
@@ -529,7 +504,7 @@ static void fallback_checks(const char *who)
     cr_assert_eq(nla_fft_plan_create(au, &d, &pa), NLA_OK, "%s: %s", who,
                  nla_context_error(au));
     cr_expect_eq(nla_context_last_backend(au), NLA_BACKEND_CPU, "%s", who);
-    pc = plan_of(cpu, &d);
+    pc = fc_plan_desc(cpu, &d);
     cr_assert_eq(nla_fft_execute(pa, x, ya), NLA_OK, "%s: %s", who, nla_last_error());
     cr_assert_eq(nla_fft_execute(pc, x, yc), NLA_OK);
     cr_expect(memcmp(ya, yc, sizeof(double) * N) == 0, "%s: AUTO differs from the CPU", who);

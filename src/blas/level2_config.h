@@ -27,16 +27,17 @@ typedef struct nla_l2_config {
     int64_t spmv_many_bytes;
 } nla_l2_config;
 
-/* The crossovers measured on a Zen 4 (doc/tuning.md, 5.0-5.0.2), the
-   values of every entry not measured on its own (the xeon entry's AVX-512
-   NoTrans ones are: src/core/tune.c).  The AVX2 and
-   portable narrow forms go a row or column at a time, the diagonals
-   unrolled up to 9 (L2_W_CASES): they stop there.  AVX-512's vectors of
-   rows reach further; its Trans diagonals (regrouped in registers) give
-   way to the folded column vectors once a column is longer than a few
-   entries. */
-#define NLA_L2_CONFIG_DEFAULT                                                  \
-    { .gbmv_n_rows_w = { { 9, 9 }, { 9, 9 }, { 21, 37 } },                      \
+/* The crossovers, with the AVX-512 NoTrans ones (d, s) as arguments: the
+   rest were measured on a Zen 4 (doc/tuning.md, 5.0-5.0.2) and held by
+   every entry.  The AVX2 and portable narrow forms go a row or column at
+   a time, the diagonals unrolled up to 9 (L2_W_CASES): they stop there.
+   AVX-512's vectors of rows reach further; its Trans diagonals (regrouped
+   in registers) give way to the folded column vectors once a column is
+   longer than a few entries. */
+#define NLA_L2_CONFIG(rows_d, rows_s)                                          \
+    { .gbmv_n_rows_w = { { 9, 9 }, { 9, 9 }, { (rows_d), (rows_s) } },          \
       .gbmv_t_diag_w = { { 9, 9 }, { 9, 9 }, { 6, 8 } }, .thread_min = 65536 }
+/* Zen 4's NoTrans crossovers, those of every entry not measured on its own */
+#define NLA_L2_CONFIG_DEFAULT NLA_L2_CONFIG(21, 37)
 
 #endif

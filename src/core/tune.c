@@ -38,19 +38,15 @@
       { { 128, 512, 4096 }, { 128, 512, 4092 }, { 144, 512, 1024 } } }
 /* 8 MiB: data and scratch fit in a 32 MiB L3 (Zen 5, measured: fft.c) */
 #define FFT_MEASURED { .stockham_max_bytes = (int64_t)1 << 23 }
-#define ENTRY(nm) { .name = nm, .gemm = GEMM_MEASURED, \
-                    .l2 = NLA_L2_CONFIG_DEFAULT, .fft = FFT_MEASURED }
+#define ENTRY(nm, l2cfg) { .name = nm, .gemm = GEMM_MEASURED, .l2 = l2cfg, \
+                          .fft = FFT_MEASURED }
 
 /* An Intel Xeon's AVX-512 NoTrans vectors of rows keep up with wider
-   bands than Zen 4's, against the column form: measured crossovers
-   (doc/tuning.md, 5.0.9); the rest as Zen 4's. */
-#define L2_XEON                                                              \
-    { .gbmv_n_rows_w = { { 9, 9 }, { 9, 9 }, { 31, 64 } },                    \
-      .gbmv_t_diag_w = { { 9, 9 }, { 9, 9 }, { 6, 8 } }, .thread_min = 65536 }
-
+   bands than Zen 4's, against the column form: its own measured
+   crossovers (doc/tuning.md, 5.0.9) */
 static const nla_tuning entries[] = {
-    ENTRY("zen5"), ENTRY("zen4"), ENTRY("zen3"),
-    { .name = "xeon", .gemm = GEMM_MEASURED, .l2 = L2_XEON, .fft = FFT_MEASURED },
+    ENTRY("zen5", NLA_L2_CONFIG_DEFAULT), ENTRY("zen4", NLA_L2_CONFIG_DEFAULT),
+    ENTRY("zen3", NLA_L2_CONFIG_DEFAULT), ENTRY("xeon", NLA_L2_CONFIG(31, 64)),
 };
 #define NENTRIES (int)(sizeof entries / sizeof entries[0])
 

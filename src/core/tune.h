@@ -31,6 +31,8 @@ typedef struct nla_tuning {
     struct {
         int64_t stockham_max_bytes;    /* larger transforms (prime factors <= 13)
                                           take the four-step method */
+        int64_t r2c_fuse_bytes;        /* R2C: the real step inside the last pass
+                                          when the half-length data pass this */
     } fft;
 } nla_tuning;
 
@@ -102,6 +104,15 @@ static inline int64_t nla_tuning_derive_gemv_many(int64_t l2)
 static inline int64_t nla_tuning_derive_spmv_many(int64_t l3)
 {
     return l3 / 4;
+}
+
+/* FFT: R2C takes its real step inside the last pass (in pairs, one side
+   of each not aligned) where the half-length transform's values pass
+   twice the L1d; below, the separate step re-reads them from cache with
+   aligned loads, and wins (doc/tuning.md, 4.4). */
+static inline int64_t nla_tuning_derive_r2c_fuse(int64_t l1d)
+{
+    return 2 * l1d;
 }
 
 /* FFT: the Stockham sequence wins while data and scratch (2x) fit in the

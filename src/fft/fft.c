@@ -205,6 +205,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KLANE dlane
 #define KMULC dmulconj
 #define KR2C dr2c_post
+#define KR2CP dr2c_pairs
 #define KC2R dc2r_pre
 #define KSMALL dsmall
 #define KSMALLIL dsmall_il
@@ -219,6 +220,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KLANE
 #undef KMULC
 #undef KR2C
+#undef KR2CP
 #undef KC2R
 #undef KSMALL
 #undef KSMALLIL
@@ -230,6 +232,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KLANE slane
 #define KMULC smulconj
 #define KR2C sr2c_post
+#define KR2CP sr2c_pairs
 #define KC2R sc2r_pre
 #define KSMALL ssmall
 #define KSMALLIL ssmall_il
@@ -244,6 +247,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KLANE
 #undef KMULC
 #undef KR2C
+#undef KR2CP
 #undef KC2R
 #undef KSMALL
 #undef KSMALLIL

@@ -139,6 +139,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .slane = FK_PASSES(sv, lane),
     .dr2c_post = dv_r2c_post,
     .sr2c_post = sv_r2c_post,
+    .dr2c_pairs = dv_r2c_pairs,
+    .sr2c_pairs = sv_r2c_pairs,
     .dc2r_pre = dv_c2r_pre,
     .sc2r_pre = sv_c2r_pre,
     .dsmall = FK_SMALLS(dv, 16),
@@ -592,6 +594,40 @@ static void FK(c2r_pre)(int64_t h, const FK_T *x, int64_t is, const FK_T *w, FK_
         FK_T or_ = dr * wr - di * wi, oi = dr * wi + di * wr;
         z[2 * k] = er - oi;
         z[2 * k + 1] = ei + or_;
+    }
+}
+
+/* The real step by pairs: X[k] and X[h-k] = conj(E - w_k O) sc from Z[k]
+   and Z[h-k], k in [k0, k1), with the twiddle w_k = w[k - k0] * wc (one
+   complex constant wc); both written after both are read, so z == y
+   works, and the mirrors (h-k1, h-k0] must not meet [k0, k1).  A vector
+   of k takes its mirrors in one reversed load. */
+static void FK(r2c_pairs)(int64_t h, int64_t k0, int64_t k1, const FK_T *z, const FK_T *w,
+                          const FK_T *wc, FK_T sc, FK_T *y)
+{
+    const V cj = -FK(sgn)(), half = FK(splat)((FK_T)0.5), scv = FK(splat)(sc);
+    const V cr = FK(splat)(wc[0]), ci = FK(splat)(wc[1]);
+    int64_t k = k0;
+    for (; k + W <= k1; k += W) {
+        V a = FK(ld)(z + 2 * k), b = FK_REV(FK(ld)(z + 2 * (h - k - W + 1))) * cj;
+        V e = (a + b) * half, o = FK(rot)((a - b) * half, 1);
+        V wv = FK(cmul)(FK(ld)(w + 2 * (k - k0)), cr, ci);
+        V t = FK(cmul)(o, FK_DRE(wv), FK_DIM(wv));
+        FK(st)(y + 2 * (h - k - W + 1), FK_REV((e - t) * cj) * scv);
+        FK(st)(y + 2 * k, (e + t) * scv);
+    }
+    for (; k < k1; k++) {
+        FK_T ar = z[2 * k], ai = z[2 * k + 1];
+        FK_T br = z[2 * (h - k)], bi = -z[2 * (h - k) + 1];
+        FK_T er = (ar + br) / 2, ei = (ai + bi) / 2;
+        FK_T or_ = (ai - bi) / 2, oi = -(ar - br) / 2;
+        FK_T vr = w[2 * (k - k0)], vi = w[2 * (k - k0) + 1];
+        FK_T wr = vr * wc[0] - vi * wc[1], wi = vr * wc[1] + vi * wc[0];
+        FK_T tr = or_ * wr - oi * wi, ti = or_ * wi + oi * wr;
+        y[2 * (h - k)] = (er - tr) * sc;
+        y[2 * (h - k) + 1] = (ti - ei) * sc;
+        y[2 * k] = (er + tr) * sc;
+        y[2 * k + 1] = (ei + ti) * sc;
     }
 }
 

@@ -121,8 +121,8 @@ NLA_API const char *nla_cpu_config_reason(void);
    "l2_thread_min" (entries below which a level-2 call runs on one thread),
    "gemv_many_bytes" (gemv takes many columns a pass over this matrix size),
    "spmv_many_bytes" (spmv, over this size of triangle),
-   "fft_stockham_max_bytes" and "fft_r2c_fuse_bytes" (R2C takes its real
-   step inside the last pass past this much half-length data).  -1 for
+   "fft_stockham_max_bytes" and "fft_real_fuse_bytes" (R2C and C2R take
+   their real step inside a pass past this much half-length data).  -1 for
    any other name. */
 NLA_API int64_t     nla_cpu_config_value(const char *key);
 

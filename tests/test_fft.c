@@ -111,20 +111,21 @@ Test(fft_small_l3, c2c_four_step_mixed, .init = small_l3, .fini = teardown)
         }
 }
 
-/* R2C's two real steps, each forced for every size by the derived
-   configuration's L1d (fft_r2c_fuse_bytes = 2*L1d): a 1 KiB L1d puts the
-   real step inside the last pass for every even n whose half-length core
-   has two passes or more, a 1 GiB one never; n up to 4096 in double and
-   1024 in float, then larger sizes of each radix mix (the last pass a
-   radix 8, 4, 2, 5 or 3; s even and odd) */
-static void r2c_forced(const char *caches, int64_t fuse_bytes)
+/* The two forms of the real step (real_tmpl.h), each forced for every
+   size by the derived configuration's L1d (fft_real_fuse_bytes = 2*L1d):
+   a 1 KiB L1d puts it inside a pass (R2C's last, C2R's first) for every
+   even n whose half-length core has two passes or more, a 1 GiB one
+   never; R2C and C2R, out of place and in place (fc_real_check), n up to
+   4096 in double and 1024 in float, then larger sizes of each radix mix
+   (the edge pass a radix 8, 4, 5 or 3, with s even and odd) */
+static void real_forced(const char *caches, int64_t fuse_bytes)
 {
     static const int64_t big[] = { 1 << 14, 1 << 15, 1 << 17, 6144, 20000, 2 * 3 * 3 * 3 * 3 * 5 * 7,
                                    100000 };
     setenv("NLA_CPU_TUNE", "derived", 1);
     setenv("NLA_TUNE_CACHES", caches, 1);
     setup();
-    cr_assert_eq(nla_cpu_config_value("fft_r2c_fuse_bytes"), fuse_bytes);
+    cr_assert_eq(nla_cpu_config_value("fft_real_fuse_bytes"), fuse_bytes);
     for (int pi = 0; pi < 2; pi++) {
         int64_t nmax = pi ? REF_SIZE(1024, 64) : REF_SIZE(4096, 300);
         for (int64_t n = 1; n <= nmax; n++)
@@ -135,8 +136,8 @@ static void r2c_forced(const char *caches, int64_t fuse_bytes)
     teardown();
 }
 
-Test(fft_r2c_forms, fused) { r2c_forced("1K,2M,512M", 2048); }
-Test(fft_r2c_forms, separate) { r2c_forced("1G,2G,4G", (int64_t)2 << 30); }
+Test(fft_real_forms, fused) { real_forced("1K,2M,512M", 2048); }
+Test(fft_real_forms, separate) { real_forced("1G,2G,4G", (int64_t)2 << 30); }
 
 /* forward then backward with scale 1/n gives x back; unscaled gives n*x */
 Test(fft, round_trip)

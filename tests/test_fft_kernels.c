@@ -141,17 +141,20 @@ static void every_real(int64_t nmax)
    on one thread, so the bits are the same; and the result is the DFT
    (the first case only with NLA_TEST_SMALL).  The sizes cover lane and
    broadcast passes, broadcast passes whose s is not a multiple of 8
-   (5^8), mixed radices, floats, and the real transforms' core. */
+   (5^8), mixed radices, floats, and both real transforms (their real
+   step inside a pass at this size). */
 static void stockham_threads(void)
 {
     static const struct { nla_fft_kind k; nla_precision p; int64_t n; } cases[] = {
         { NLA_FFT_C2C, NLA_DOUBLE, 1 << 18 }, { NLA_FFT_C2C, NLA_DOUBLE, 390625 },
         { NLA_FFT_C2C, NLA_DOUBLE, 300000 }, { NLA_FFT_C2C, NLA_FLOAT, 1 << 19 },
-        { NLA_FFT_R2C, NLA_DOUBLE, 1 << 19 } };
+        { NLA_FFT_R2C, NLA_DOUBLE, 1 << 19 }, { NLA_FFT_C2R, NLA_DOUBLE, 1 << 19 } };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const nla_precision p = cases[i].p;
-        const int64_t n = cases[i].n, outc = cases[i].k == NLA_FFT_C2C ? n : n / 2 + 1;
-        const size_t obytes = 2 * (size_t)outc * fc_rsz(p);
+        const int64_t n = cases[i].n;
+        const size_t obytes = (size_t)(cases[i].k == NLA_FFT_C2C ? 2 * n
+                                       : cases[i].k == NLA_FFT_R2C ? 2 * (n / 2 + 1) : n) *
+                              fc_rsz(p);
         void *x = fc_rand_real(p, 2 * (size_t)n, 40 + i, NULL);
         void *y1 = malloc(obytes), *yt = malloc(obytes);
         nla_fft_desc d = fc_desc_of(cases[i].k, p, NLA_FFT_FORWARD, n);
@@ -165,7 +168,8 @@ static void stockham_threads(void)
             nla_fft_plan_destroy(pl);
             if (nt > 1)
                 cr_expect(memcmp(y1, yt, obytes) == 0, "%s %s n=%lld: %d threads differ "
-                          "from one", cases[i].k == NLA_FFT_C2C ? "c2c" : "r2c",
+                          "from one", cases[i].k == NLA_FFT_C2C ? "c2c"
+                                      : cases[i].k == NLA_FFT_R2C ? "r2c" : "c2r",
                           p == NLA_FLOAT ? "float" : "double", (long long)n, nt);
         }
         /* nt = 3 still set: the result against fftw3l */

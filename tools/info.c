@@ -100,10 +100,10 @@ static void print_config(void)
            size_str(nla_cpu_config_value("gemv_many_bytes"), d, sizeof d),
            size_str(nla_cpu_config_value("spmv_many_bytes"), e, sizeof e),
            (long long)nla_cpu_config_value("l2_thread_min"));
-    printf("  fft: Stockham up to %s of data, four-step above; r2c real step in the\n"
-           "       last pass past %s of half-length data\n",
+    printf("  fft: Stockham up to %s of data, four-step above; the real step of r2c\n"
+           "       and c2r inside a pass past %s of half-length data\n",
            size_str(nla_cpu_config_value("fft_stockham_max_bytes"), a, sizeof a),
-           size_str(nla_cpu_config_value("fft_r2c_fuse_bytes"), b, sizeof b));
+           size_str(nla_cpu_config_value("fft_real_fuse_bytes"), b, sizeof b));
 }
 
 /* The resolved AUTO backend, or why AUTO cannot make a context. */

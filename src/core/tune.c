@@ -340,7 +340,7 @@ static void choose(void)
     }
     chosen.l2.gemv_many_bytes = nla_tuning_derive_gemv_many(chosen.cache.l2);
     chosen.l2.spmv_many_bytes = nla_tuning_derive_spmv_many(chosen.cache.l3);
-    chosen.fft.r2c_fuse_bytes = nla_tuning_derive_r2c_fuse(chosen.cache.l1d);
+    chosen.fft.real_fuse_bytes = nla_tuning_derive_real_fuse(chosen.cache.l1d);
     n = strlen(chosen_reason);
     if (env && *env && !nla_tuning_known(env))
         snprintf(chosen_reason + n, sizeof chosen_reason - n,
@@ -428,8 +428,8 @@ NLA_API int64_t nla_cpu_config_value(const char *key)
         return t->cache.l3;
     if (strcmp(key, "fft_stockham_max_bytes") == 0)
         return t->fft.stockham_max_bytes;
-    if (strcmp(key, "fft_r2c_fuse_bytes") == 0)
-        return t->fft.r2c_fuse_bytes;
+    if (strcmp(key, "fft_real_fuse_bytes") == 0)
+        return t->fft.real_fuse_bytes;
     if ((key[0] == 'd' || key[0] == 's') && strcmp(key + 1, "gbmv_n_rows_w") == 0)
         return t->l2.gbmv_n_rows_w[nla_cpu_isa_id()][key[0] == 's'];
     if ((key[0] == 'd' || key[0] == 's') && strcmp(key + 1, "gbmv_t_diag_w") == 0)

@@ -31,8 +31,9 @@ typedef struct nla_tuning {
     struct {
         int64_t stockham_max_bytes;    /* larger transforms (prime factors <= 13)
                                           take the four-step method */
-        int64_t r2c_fuse_bytes;        /* R2C: the real step inside the last pass
-                                          when the half-length data pass this */
+        int64_t real_fuse_bytes;       /* real transforms: the real step inside
+                                          the edge pass when the half-length
+                                          data pass this */
     } fft;
 } nla_tuning;
 
@@ -106,11 +107,12 @@ static inline int64_t nla_tuning_derive_spmv_many(int64_t l3)
     return l3 / 4;
 }
 
-/* FFT: R2C takes its real step inside the last pass (in pairs, one side
-   of each not aligned) where the half-length transform's values pass
-   twice the L1d; below, the separate step re-reads them from cache with
-   aligned loads, and wins (doc/tuning.md, 4.4). */
-static inline int64_t nla_tuning_derive_r2c_fuse(int64_t l1d)
+/* FFT: the real transforms take their real step inside the pass next to
+   the real data (in pairs, one side of each off the vector grid) where
+   the half-length transform's values pass twice the L1d; below, the
+   separate step re-reads them from cache with aligned loads, and wins
+   (doc/tuning.md, 4.4). */
+static inline int64_t nla_tuning_derive_real_fuse(int64_t l1d)
 {
     return 2 * l1d;
 }

@@ -207,9 +207,11 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KR2C dr2c_post
 #define KR2CP dr2c_pairs
 #define KC2R dc2r_pre
+#define KC2RP dc2r_pairs
 #define KSMALL dsmall
 #define KSMALLIL dsmall_il
 #include "fft_tmpl.h"
+#include "real_tmpl.h"
 #include "build_tmpl.h"
 #include "measure_tmpl.h"
 #include "dct_tmpl.h"
@@ -222,6 +224,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KR2C
 #undef KR2CP
 #undef KC2R
+#undef KC2RP
 #undef KSMALL
 #undef KSMALLIL
 
@@ -234,9 +237,11 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KR2C sr2c_post
 #define KR2CP sr2c_pairs
 #define KC2R sc2r_pre
+#define KC2RP sc2r_pairs
 #define KSMALL ssmall
 #define KSMALLIL ssmall_il
 #include "fft_tmpl.h"
+#include "real_tmpl.h"
 #include "build_tmpl.h"
 #include "measure_tmpl.h"
 #include "dct_tmpl.h"
@@ -249,6 +254,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KR2C
 #undef KR2CP
 #undef KC2R
+#undef KC2RP
 #undef KSMALL
 #undef KSMALLIL
 

@@ -76,10 +76,8 @@ typedef struct F(plan) {
     nla_fft_desc d;      /* first: nla_cpu_fft_execute reads its precision */
     const nla_fft_kernels *kt;
     F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
-    /* real transforms, even n: W_n^k, k <= n/2; a fused R2C: W_n^q,
-       q <= s/2, then W_n^(s*j), j < r (F(r2c_last)) */
-    T *rtw;
-    int fused;           /* R2C: the real step in the last pass (F(r2c_fusable)) */
+    T *rtw;              /* real transforms, even n: twiddles (F(real_setup)) */
+    int fused;           /* the real step inside a pass (real_tmpl.h) */
     int64_t work;        /* complex scratch values per transform */
     int cols;            /* C2C on adjacent columns: F(c2c_cols) */
     /* C2C, unit strides, no scale, n with a codelet: the whole batch in
@@ -95,6 +93,12 @@ struct F(dct);
 static void F(dct_range)(const F(plan) *p, const T *in, T *out, int64_t b0, int64_t b1,
                          T *work);
 static void F(dct_free)(struct F(dct) *t);
+
+/* the real transforms of even n (real_tmpl.h): their twiddles and form,
+   and one transform each way */
+static int F(real_setup)(F(plan) *p);
+static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work);
+static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work);
 
 /* building (build_tmpl.h): a core by the rules (ch NULL) or by a choice;
    the plan's core by the effort, wisdom or measurement (measure_tmpl.h) */
@@ -112,41 +116,54 @@ static T *F(talloc)(int64_t complex_count)
 
 /* ------------------------------------------------------------- running */
 
-/* The first ns passes of F(stock_run) (the last of them writing y),
-   thread id's share of each of nth (the caller's threads meet at a
-   barrier after each pass when nth > 1). */
-static void F(stock_passes)(const F(core) *c, const nla_fft_kernels *kt, int64_t B, int ns,
-                            const T *src, T *y, T *scr, int id, int nth)
+/* Whether pass i of c, at stride sl with B transforms interleaved, takes
+   the broadcast kernel: vectors along q while s fills one, else along
+   q + s*p (the per-lane twiddles are made for B == 1 and s < 8); a pass of
+   one p (m == 1) has no twiddles, which only the broadcast kernels skip */
+static int F(pass_bc)(const F(core) *c, const nla_fft_kernels *kt, int i, int64_t sl,
+                      int64_t B)
 {
-    const int64_t vc = kt->KVC;
+    return sl >= kt->KVC || B != 1 || !c->st[i].twl || c->st[i].m == 1;
+}
+
+/* Pass i of c at stride sl, the part i0 <= q + s*p < i1, src -> dst */
+static void F(pass_range)(const F(core) *c, const nla_fft_kernels *kt, int i, int64_t sl,
+                          int64_t B, int64_t i0, int64_t i1, const T *src, T *dst)
+{
+    const F(stage) *st = &c->st[i];
+    if (F(pass_bc)(c, kt, i, sl, B))
+        kt->KBC[c->fwd][st->slot](st->m, sl, i0, i1, st->tw, src, dst);
+    else
+        kt->KLANE[c->fwd][st->slot](st->m, sl, i0, i1, st->twl, src, dst);
+}
+
+/* Passes [first, ns) of F(stock_run) (the last of them writing y, the
+   others y and scr in turn), thread id's share of each of nth (the
+   caller's threads meet at a barrier after each pass when nth > 1). */
+static void F(stock_passes)(const F(core) *c, const nla_fft_kernels *kt, int64_t B, int first,
+                            int ns, const T *src, T *y, T *scr, int id, int nth)
+{
     int64_t sl = B;
-    for (int i = 0; i < ns; i++) {
-        const F(stage) *st = &c->st[i];
+    for (int i = 0; i < first; i++)
+        sl *= c->st[i].r;
+    for (int i = first; i < ns; i++) {
         T *dst = (ns - 1 - i) % 2 == 0 ? y : scr;
-        const int f = c->fwd;
-        /* vectors along q while s fills one, else along q + s*p (the
-           per-lane twiddles are made for B == 1 and s < 8); a pass of one
-           p (m == 1) has no twiddles, which only the broadcast kernels
-           skip */
-        const int bc = sl >= vc || B != 1 || !st->twl || st->m == 1;
         /* id's share of i = q + s*p, cut where every vector holds the
            values it holds on one thread (the same bits for any count): at
            multiples of 8, or of s for broadcast passes whose s is not one */
-        const int64_t tot = sl * st->m, unit = !bc || sl % 8 == 0 ? 8 : sl;
+        const int64_t tot = sl * c->st[i].m;
+        const int64_t unit = !F(pass_bc)(c, kt, i, sl, B) || sl % 8 == 0 ? 8 : sl;
         const int64_t per = ((tot + unit - 1) / unit + nth - 1) / nth * unit;
         const int64_t i0 = id * per < tot ? id * per : tot;
         const int64_t i1 = i0 + per < tot ? i0 + per : tot;
-        if (bc)
-            kt->KBC[f][st->slot](st->m, sl, i0, i1, st->tw, src, dst);
-        else
-            kt->KLANE[f][st->slot](st->m, sl, i0, i1, st->twl, src, dst);
+        F(pass_range)(c, kt, i, sl, B, i0, i1, src, dst);
 #ifdef _OPENMP
         if (nth > 1) {
 #pragma omp barrier
         }
 #endif
         src = dst;
-        sl *= st->r;
+        sl *= c->st[i].r;
     }
 }
 
@@ -176,12 +193,12 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
        region costs more than a short transform */
     if (B == 1 && c->nt > 1) {
 #pragma omp parallel num_threads(c->nt)
-        F(stock_passes)(c, kt, B, c->nst, src, y, scr, omp_get_thread_num(),
+        F(stock_passes)(c, kt, B, 0, c->nst, src, y, scr, omp_get_thread_num(),
                         omp_get_num_threads());
         return;
     }
 #endif
-    F(stock_passes)(c, kt, B, c->nst, src, y, scr, 0, 1);
+    F(stock_passes)(c, kt, B, 0, c->nst, src, y, scr, 0, 1);
 }
 
 static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
@@ -325,171 +342,6 @@ static void F(c2c_one)(const F(plan) *p, const T *x, T *y, T *work)
         F(scale)(y, n, os, 1, (T)d->scale);
 }
 
-/* Whether an R2C of this plan runs F(r2c_fused): even n, unit strides, a
-   Stockham core of two passes or more (the last one's stride s = h/r then
-   splits the data into r runs), whose h values pass the configuration's
-   fft.r2c_fuse_bytes */
-static int F(r2c_fusable)(const F(plan) *p)
-{
-    const F(core) *c = p->c;
-    return p->d.kind == NLA_FFT_R2C && p->d.n % 2 == 0 && p->d.istride == 1 &&
-           p->d.ostride == 1 && c->type == CORE_STOCK && !c->small && c->nst >= 2 &&
-           c->n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.r2c_fuse_bytes;
-}
-
-/* Thread id of nth's share of F(r2c_fused), the last pass and the real
-   step together.  The last pass (m = 1) takes q < s to y[q + s*j], j < r;
-   the mirror of k = q + s*j is h - k = (s - q) + s*(r-1-j).  So a block of
-   q, [qa, qb) with qb <= (s+1)/2, and its mirror block of s - q hold whole
-   pairs: each block's pairs become X in y while the block is in L1.  The
-   columns q = 0 and q = s/2 pair within themselves; thread 0, whose first
-   block holds q = 0, does them.  The blocks' bounds do not depend on nth,
-   so neither do the bits. */
-static void F(r2c_last)(const F(plan) *p, const T *z, T *y, int id, int nth)
-{
-    const F(core) *c = p->c;
-    const F(stage) *st = &c->st[c->nst - 1];
-    const int r = st->r, f = c->fwd;
-    const int64_t h = c->n, s = h / r, qmid = (s + 1) / 2;
-    /* the block's 2r runs of qb - qa values fill about 32 KiB */
-    const int64_t B = 32768 / (int64_t)(4 * r * sizeof(T)) / 8 * 8;
-    const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
-    const T sc = (T)p->d.scale;
-    void (*pass)(int64_t, int64_t, int64_t, int64_t, const T *, const T *, T *) =
-        p->kt->KBC[f][st->slot];
-    const T *wq = p->rtw, *wj = p->rtw + 2 * (s / 2 + 1);   /* W_n^(q + s*j) = wq[q] wj[j] */
-
-    for (int64_t b = b0; b < b1; b++) {
-        const int64_t qa = b * B, qb = qa + B < qmid ? qa + B : qmid, q0 = qa ? qa : 1;
-        pass(1, s, qa, qb, st->tw, z, y);
-        pass(1, s, s - qb + 1, s - qa + 1 < s ? s - qa + 1 : s, st->tw, z, y);
-        for (int j = 0; j < r; j++)
-            p->kt->KR2CP(h, q0 + s * j, qb + s * j, y, wq + 2 * q0, wj + 2 * j, sc, y);
-    }
-    if (id != 0)
-        return;
-    /* q = s/2 (s even): runs j and r-1-j pair */
-    if (s % 2 == 0) {
-        pass(1, s, s / 2, s / 2 + 1, st->tw, z, y);
-        for (int j = 0; j <= r - 1 - j; j++)
-            p->kt->KR2CP(h, s / 2 + s * j, s / 2 + s * j + 1, y, wq + s, wj + 2 * j, sc, y);
-    }
-    /* q = 0: runs j and r-j pair, and Z[0] gives X[0] and X[h] */
-    for (int j = 1; j <= r - j; j++)
-        p->kt->KR2CP(h, s * j, s * j + 1, y, wq, wj + 2 * j, sc, y);
-    {
-        const T z0 = y[0], z1 = y[1];
-        y[0] = (z0 + z1) * sc;
-        y[1] = 0;
-        y[2 * h] = (z0 - z1) * sc;
-        y[2 * h + 1] = 0;
-    }
-}
-
-/* R2C, p->fused: the passes but the last into work (x read as h
-   complex values), then F(r2c_last) into y; x == y works, as the first
-   pass has read x before the last writes y.  The separate real step
-   would read Z, its twiddles and y from memory once more (doc/tuning.md
-   4.4). */
-static void F(r2c_fused)(const F(plan) *p, const T *x, T *y, T *work)
-{
-    const F(core) *c = p->c;
-    /* out of place, y is the passes' other buffer (fewer bytes in cache) */
-    T *z = work, *cw = x != y ? y : work + 2 * c->n;
-
-#ifdef _OPENMP
-    if (c->nt > 1) {
-#pragma omp parallel num_threads(c->nt)
-        {
-            const int id = omp_get_thread_num(), nth = omp_get_num_threads();
-            F(stock_passes)(c, p->kt, 1, c->nst - 1, x, z, cw, id, nth);
-            F(r2c_last)(p, z, y, id, nth);
-        }
-        return;
-    }
-#endif
-    F(stock_passes)(c, p->kt, 1, c->nst - 1, x, z, cw, 0, 1);
-    F(r2c_last)(p, z, y, 0, 1);
-}
-
-static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work)
-{
-    const nla_fft_desc *d = &p->d;
-    const int64_t n = d->n, is = d->istride, os = d->ostride;
-    const T sc = (T)d->scale;
-
-    if (p->fused) {
-        F(r2c_fused)(p, x, y, work);
-    } else if (n % 2 == 0) {
-        const int64_t h = n / 2;
-        T *z = work, *cw = work + 2 * h;
-        const T *w = p->rtw;
-        if (is == 1) {
-            F(core_run)(p->c, p->kt, x, z, cw);
-        } else {
-            for (int64_t j = 0; j < n; j++)
-                z[j] = x[j * is];
-            F(core_run)(p->c, p->kt, z, z, cw);
-        }
-        p->kt->KR2C(h, z, w, sc, y, os);
-        y[0] = (z[0] + z[1]) * sc;
-        y[1] = 0;
-        y[2 * h * os] = (z[0] - z[1]) * sc;
-        y[2 * h * os + 1] = 0;
-    } else {
-        T *g = work, *cw = work + 2 * n;
-        for (int64_t j = 0; j < n; j++) {
-            g[2 * j] = x[j * is];
-            g[2 * j + 1] = 0;
-        }
-        F(core_run)(p->c, p->kt, g, g, cw);
-        for (int64_t k = 0; k <= n / 2; k++) {
-            y[2 * k * os] = g[2 * k] * sc;
-            y[2 * k * os + 1] = g[2 * k + 1] * sc;
-        }
-    }
-}
-
-static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work)
-{
-    const nla_fft_desc *d = &p->d;
-    const int64_t n = d->n, is = d->istride, os = d->ostride;
-    const T sc = (T)d->scale;
-
-    if (n % 2 == 0) {
-        const int64_t h = n / 2;
-        T *z = work, *cw = work + 2 * h;
-        const T *w = p->rtw;
-        T x0 = x[0], xh = x[2 * h * is];
-        z[0] = x0 + xh;
-        z[1] = x0 - xh;
-        p->kt->KC2R(h, x, is, w, z);
-        if (os == 1) {
-            F(core_run)(p->c, p->kt, z, y, cw);
-            if (sc != 1)
-                F(scale)(y, n, 1, 0, sc);
-        } else {
-            F(core_run)(p->c, p->kt, z, z, cw);
-            for (int64_t j = 0; j < n; j++)
-                y[j * os] = z[j] * sc;
-        }
-    } else {
-        T *g = work, *cw = work + 2 * n;
-        g[0] = x[0];
-        g[1] = 0;
-        for (int64_t k = 1; k <= n / 2; k++) {
-            T r = x[2 * k * is], i = x[2 * k * is + 1];
-            g[2 * k] = r;
-            g[2 * k + 1] = i;
-            g[2 * (n - k)] = r;
-            g[2 * (n - k) + 1] = -i;
-        }
-        F(core_run)(p->c, p->kt, g, g, cw);
-        for (int64_t j = 0; j < n; j++)
-            y[j * os] = g[2 * j] * sc;
-    }
-}
-
 /* ---------------------------------------------------------------- plan */
 
 static void F(plan_free)(F(plan) *p)
@@ -526,29 +378,9 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
     /* one transform: the threads inside it; a batch: the threads over it */
     if (d->howmany == 1)
         F(core_threads)(p->c, p->nthreads);
-    if (even_real) {
-        p->fused = F(r2c_fusable)(p);
-        const int r = p->fused ? p->c->st[p->c->nst - 1].r : 0;
-        const int64_t nw = p->fused ? len / r / 2 + 1 : n / 2 + 1;
-        double *w = tw_table(n, nw);
-        p->rtw = F(talloc)(nw + r);
-        if (!p->rtw || !w) {
-            free(w);
-            F(plan_free)(p);
-            return NLA_ENOMEM;
-        }
-        /* W_n^k = exp(-2*pi*i*k/n) */
-        for (int64_t k = 0; k < nw; k++) {
-            p->rtw[2 * k] = (T)w[2 * k];
-            p->rtw[2 * k + 1] = (T)-w[2 * k + 1];
-        }
-        for (int j = 0; j < r; j++) {
-            double re, im;
-            twiddle(len / r * j, n, -1, &re, &im);
-            p->rtw[2 * (nw + j)] = (T)re;
-            p->rtw[2 * (nw + j) + 1] = (T)im;
-        }
-        free(w);
+    if (even_real && F(real_setup)(p) != 0) {
+        F(plan_free)(p);
+        return NLA_ENOMEM;
     }
     /* a gather/staging buffer of len values, then the core's scratch */
     p->work = len + p->c->work;

@@ -81,15 +81,20 @@ typedef struct nla_fft_kernels {
                       int64_t os);
     void (*sr2c_post)(int64_t h, const float *z, const float *w, float sc, float *y,
                       int64_t os);
-    /* The same step by pairs (fft_tmpl.h's fused last pass): X[k] and
-       X[h-k] = conj(E - w[k] O) sc for k in [k0, k1), unit strides, z == y
-       allowed; the twiddle w[k] is given as pw[k - k0] * wc (complex) */
+    void (*dc2r_pre)(int64_t h, const double *x, int64_t is, const double *w, double *z);
+    void (*sc2r_pre)(int64_t h, const float *x, int64_t is, const float *w, float *z);
+    /* The same steps by pairs (real_tmpl.h's fused form), for k in
+       [k0, k1), unit strides, the twiddle w[k] given as pw[k - k0] * wc
+       (complex): r2c_pairs X[k] and X[h-k] = conj(E - w[k] O) sc, z == y
+       allowed; c2r_pairs Z[k] and Z[h-k] = conj(E' - i O') */
     void (*dr2c_pairs)(int64_t h, int64_t k0, int64_t k1, const double *z, const double *pw,
                        const double *wc, double sc, double *y);
     void (*sr2c_pairs)(int64_t h, int64_t k0, int64_t k1, const float *z, const float *pw,
                        const float *wc, float sc, float *y);
-    void (*dc2r_pre)(int64_t h, const double *x, int64_t is, const double *w, double *z);
-    void (*sc2r_pre)(int64_t h, const float *x, int64_t is, const float *w, float *z);
+    void (*dc2r_pairs)(int64_t h, int64_t k0, int64_t k1, const double *x, const double *pw,
+                       const double *wc, double *z);
+    void (*sc2r_pairs)(int64_t h, int64_t k0, int64_t k1, const float *x, const float *pw,
+                       const float *wc, float *z);
     /* Whole transforms of n = 2^k, 1 <= k <= NLA_FFT_SMALL_LOG, in
        registers (small_tmpl.h): hm transforms, x + b*id -> y + b*od in
        complex values; x == y allowed.  Indexed [forward][k]; [.][0] is

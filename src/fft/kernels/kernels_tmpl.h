@@ -141,6 +141,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .sr2c_post = sv_r2c_post,
     .dr2c_pairs = dv_r2c_pairs,
     .sr2c_pairs = sv_r2c_pairs,
+    .dc2r_pairs = dv_c2r_pairs,
+    .sc2r_pairs = sv_c2r_pairs,
     .dc2r_pre = dv_c2r_pre,
     .sc2r_pre = sv_c2r_pre,
     .dsmall = FK_SMALLS(dv, 16),
@@ -628,6 +630,36 @@ static void FK(r2c_pairs)(int64_t h, int64_t k0, int64_t k1, const FK_T *z, cons
         y[2 * (h - k) + 1] = (ti - ei) * sc;
         y[2 * k] = (er + tr) * sc;
         y[2 * k + 1] = (ei + ti) * sc;
+    }
+}
+
+/* C2R's step by pairs: Z[k] = E' + i O' and Z[h-k] = conj(E' - i O')
+   (E' = X[k] + conj X[h-k], O' = (X[k] - conj X[h-k]) conj w_k) from
+   X[k] and X[h-k], k in [k0, k1), w_k = w[k - k0] * wc; the mirrors
+   (h-k1, h-k0] must not meet [k0, k1). */
+static void FK(c2r_pairs)(int64_t h, int64_t k0, int64_t k1, const FK_T *x, const FK_T *w,
+                          const FK_T *wc, FK_T *z)
+{
+    const V cj = -FK(sgn)(), cr = FK(splat)(wc[0]), ci = FK(splat)(wc[1]);
+    int64_t k = k0;
+    for (; k + W <= k1; k += W) {
+        V a = FK(ld)(x + 2 * k), b = FK_REV(FK(ld)(x + 2 * (h - k - W + 1))) * cj;
+        V wv = FK(cmul)(FK(ld)(w + 2 * (k - k0)), cr, ci);
+        V io = FK(rot)(FK(cmul)(a - b, FK_DRE(wv), -FK_DIM(wv)), 0);
+        FK(st)(z + 2 * (h - k - W + 1), FK_REV((a + b - io) * cj));
+        FK(st)(z + 2 * k, a + b + io);
+    }
+    for (; k < k1; k++) {
+        FK_T ar = x[2 * k], ai = x[2 * k + 1];
+        FK_T br = x[2 * (h - k)], bi = -x[2 * (h - k) + 1];
+        FK_T er = ar + br, ei = ai + bi, dr = ar - br, di = ai - bi;
+        FK_T vr = w[2 * (k - k0)], vi = w[2 * (k - k0) + 1];
+        FK_T wr = vr * wc[0] - vi * wc[1], wi = -(vr * wc[1] + vi * wc[0]);
+        FK_T or_ = dr * wr - di * wi, oi = dr * wi + di * wr;
+        z[2 * (h - k)] = er + oi;
+        z[2 * (h - k) + 1] = or_ - ei;
+        z[2 * k] = er - oi;
+        z[2 * k + 1] = ei + or_;
     }
 }
 

@@ -1,0 +1,276 @@
+/*
+ * real_tmpl.h - the real transforms of fft_tmpl.h's plans (the same T,
+ * F(name) and kernel fields), included by fft.c after it.
+ *
+ * Even n = 2h: a complex transform of length h on the real values taken
+ * in pairs, and a real step between its values Z and the half spectrum X
+ * (kernels.h: X[k] from Z[k] and Z[h-k] for R2C, and back for C2R).  Odd
+ * n: the complex transform of length n.
+ *
+ * The real step runs in one of two forms (F(real_fusable) chooses, at
+ * plan time):
+ *   separate  a sweep of its own after the transform (R2C) or before it
+ *             (C2R), each k from aligned loads (r2c_post, c2r_pre)
+ *   fused     inside the edge pass next to the real data: R2C's last
+ *             pass, C2R's first.  That pass splits the h values into r
+ *             runs s apart (s = h/r), and the mirror of k = q + s*j is
+ *             h - k = (s - q) + s*(r-1-j): a block of q and its mirror
+ *             block of s - q hold whole pairs (k, h-k).  Block by block,
+ *             the pass and the step by pairs (r2c_pairs, c2r_pairs) run
+ *             while the block is in L1, so the step costs no sweep.  The
+ *             columns q = 0 and q = s/2 pair within themselves.
+ * The fused form's pairs split cache lines on one side (k on the vector
+ * grid puts h-k-W+1 off it), which loses in cache; it runs where the
+ * half-length data pass the configuration's fft.real_fuse_bytes (tune.h;
+ * doc/tuning.md 4.4).  Its blocks do not depend on the thread count, so
+ * neither do its bits.
+ */
+
+/* Whether the real step of this plan runs fused: even n, unit strides, a
+   Stockham core of two passes or more whose h values pass
+   fft.real_fuse_bytes */
+static int F(real_fusable)(const F(plan) *p)
+{
+    const F(core) *c = p->c;
+    return p->d.kind != NLA_FFT_C2C && p->d.n % 2 == 0 && p->d.istride == 1 &&
+           p->d.ostride == 1 && c->type == CORE_STOCK && !c->small && c->nst >= 2 &&
+           c->n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.real_fuse_bytes;
+}
+
+/* The edge pass next to the real data: R2C's last, C2R's first */
+static int F(edge_pass)(const F(plan) *p)
+{
+    return p->d.kind == NLA_FFT_R2C ? p->c->nst - 1 : 0;
+}
+
+/* The twiddles W_n^k, k <= n/2 (separate); fused, W_n^k for k = q + s*j
+   as rtw[q] * rtw[s/2 + 1 + j] (q <= s/2, j < r), a table that stays in
+   L1 across the r runs.  -1: no memory. */
+static int F(real_setup)(F(plan) *p)
+{
+    const int64_t n = p->d.n, h = n / 2;
+    int r;
+    int64_t nw;
+    double *w;
+
+    p->fused = F(real_fusable)(p);
+    r = p->fused ? p->c->st[F(edge_pass)(p)].r : 0;
+    nw = p->fused ? h / r / 2 + 1 : h + 1;
+    w = tw_table(n, nw);
+    p->rtw = F(talloc)(nw + r);
+    if (!p->rtw || !w) {
+        free(w);
+        return -1;
+    }
+    /* W_n^k = exp(-2*pi*i*k/n) */
+    for (int64_t k = 0; k < nw; k++) {
+        p->rtw[2 * k] = (T)w[2 * k];
+        p->rtw[2 * k + 1] = (T)-w[2 * k + 1];
+    }
+    for (int j = 0; j < r; j++) {
+        double re, im;
+        twiddle(h / r * j, n, -1, &re, &im);
+        p->rtw[2 * (nw + j)] = (T)re;
+        p->rtw[2 * (nw + j) + 1] = (T)im;
+    }
+    free(w);
+    return 0;
+}
+
+/* The pair step over k in [k0, k1) and its mirrors, W_n^k = pw[k - k0] *
+   wc: R2C in place in y, C2R from the input x into z */
+typedef struct F(pairs) {
+    const F(plan) *p;
+    const T *x;   /* C2R: the half spectrum */
+    T *y;         /* R2C: Z in, X out; C2R: Z out */
+} F(pairs);
+
+static void F(pairs_run)(const F(pairs) *a, int64_t k0, int64_t k1, int64_t q0, int j)
+{
+    const F(plan) *p = a->p;
+    const int64_t h = p->c->n, s = h / p->c->st[F(edge_pass)(p)].r;
+    const T *pw = p->rtw + 2 * q0, *wc = p->rtw + 2 * (s / 2 + 1 + j);
+
+    if (p->d.kind == NLA_FFT_R2C)
+        p->kt->KR2CP(h, k0, k1, a->y, pw, wc, (T)p->d.scale, a->y);
+    else
+        p->kt->KC2RP(h, k0, k1, a->x, pw, wc, a->y);
+}
+
+/* The fused edge pass (src -> dst) and pair step, thread id of nth's
+   share of the blocks; R2C: the pass then the pairs, C2R: the pairs then
+   the pass.  Thread 0, whose first block holds q = 0, also does the
+   columns q = 0 and q = s/2 and R2C's X[0] and X[h] (C2R's Z[0] comes
+   first: pass q = 0 needs it). */
+static void F(fused_edge)(const F(plan) *p, const F(pairs) *a, const T *src, T *dst, int id,
+                          int nth)
+{
+    const F(core) *c = p->c;
+    const int e = F(edge_pass)(p), r = c->st[e].r, r2c = p->d.kind == NLA_FFT_R2C;
+    const int64_t h = c->n, s = h / r, qmid = (s + 1) / 2, sl = e ? s : 1;
+    /* the 2r runs of a block fill about 32 KiB */
+    const int64_t B = 32768 / (int64_t)(4 * r * sizeof(T)) / 8 * 8;
+    const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
+
+    if (id == 0 && !r2c) {
+        a->y[0] = a->x[0] + a->x[2 * h];
+        a->y[1] = a->x[0] - a->x[2 * h];
+        for (int j = 1; j <= r - j; j++)
+            F(pairs_run)(a, s * j, s * j + 1, 0, j);
+    }
+    for (int64_t b = b0; b < b1; b++) {
+        const int64_t qa = b * B, qb = qa + B < qmid ? qa + B : qmid, q0 = qa ? qa : 1;
+        for (int j = 0; j < r && !r2c; j++)
+            F(pairs_run)(a, q0 + s * j, qb + s * j, q0, j);
+        F(pass_range)(c, p->kt, e, sl, 1, qa, qb, src, dst);
+        F(pass_range)(c, p->kt, e, sl, 1, s - qb + 1, s - qa + 1 < s ? s - qa + 1 : s, src,
+                      dst);
+        for (int j = 0; j < r && r2c; j++)
+            F(pairs_run)(a, q0 + s * j, qb + s * j, q0, j);
+    }
+    if (id != 0)
+        return;
+    /* q = s/2 (s even): runs j and r-1-j pair */
+    if (s % 2 == 0) {
+        for (int j = 0; j <= r - 1 - j && !r2c; j++)
+            F(pairs_run)(a, s / 2 + s * j, s / 2 + s * j + 1, s / 2, j);
+        F(pass_range)(c, p->kt, e, sl, 1, s / 2, s / 2 + 1, src, dst);
+        for (int j = 0; j <= r - 1 - j && r2c; j++)
+            F(pairs_run)(a, s / 2 + s * j, s / 2 + s * j + 1, s / 2, j);
+    }
+    if (r2c) {
+        /* q = 0: runs j and r-j pair; Z[0] gives X[0] and X[h] */
+        const T sc = (T)p->d.scale, z0 = a->y[0], z1 = a->y[1];
+        for (int j = 1; j <= r - j; j++)
+            F(pairs_run)(a, s * j, s * j + 1, 0, j);
+        a->y[0] = (z0 + z1) * sc;
+        a->y[1] = 0;
+        a->y[2 * h] = (z0 - z1) * sc;
+        a->y[2 * h + 1] = 0;
+    }
+}
+
+/* One transform, fused.  R2C: the passes but the last into work (x read
+   as h complex values; out of place, y is their other buffer), then the
+   last pass and the pairs into y; x == y works, as the first pass has
+   read x before the last writes y.  C2R: the pairs into z and the first
+   pass into scr, block by block, then the other passes, the last into y;
+   x == y works, as nothing writes y before every block has read x. */
+static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
+{
+    const F(core) *c = p->c;
+    const int r2c = p->d.kind == NLA_FFT_R2C, ns = c->nst;
+    T *z = work, *scr = work + 2 * c->n, *cw = x != y ? y : scr;
+    const F(pairs) a = { p, x, r2c ? y : z };
+    int nt = 1;
+
+#ifdef _OPENMP
+    nt = c->nt;
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+        {
+            const int id = omp_get_thread_num(), nth = omp_get_num_threads();
+            if (r2c) {
+                F(stock_passes)(c, p->kt, 1, 0, ns - 1, x, z, cw, id, nth);
+                F(fused_edge)(p, &a, z, y, id, nth);
+            } else {
+                F(fused_edge)(p, &a, z, scr, id, nth);
+#pragma omp barrier
+                F(stock_passes)(c, p->kt, 1, 1, ns, scr, y, z, id, nth);
+            }
+        }
+    }
+#endif
+    if (nt <= 1 && r2c) {
+        F(stock_passes)(c, p->kt, 1, 0, ns - 1, x, z, cw, 0, 1);
+        F(fused_edge)(p, &a, z, y, 0, 1);
+    } else if (nt <= 1) {
+        F(fused_edge)(p, &a, z, scr, 0, 1);
+        F(stock_passes)(c, p->kt, 1, 1, ns, scr, y, z, 0, 1);
+    }
+    if (!r2c && p->d.scale != 1.0)
+        F(scale)(y, p->d.n, 1, 0, (T)p->d.scale);
+}
+
+/* One transform of the plan: x, y its first elements; work: plan->work
+   complex values */
+static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work)
+{
+    const nla_fft_desc *d = &p->d;
+    const int64_t n = d->n, is = d->istride, os = d->ostride;
+    const T sc = (T)d->scale;
+
+    if (p->fused) {
+        F(real_fused)(p, x, y, work);
+    } else if (n % 2 == 0) {
+        const int64_t h = n / 2;
+        T *z = work, *cw = work + 2 * h;
+        const T *w = p->rtw;
+        if (is == 1) {
+            F(core_run)(p->c, p->kt, x, z, cw);
+        } else {
+            for (int64_t j = 0; j < n; j++)
+                z[j] = x[j * is];
+            F(core_run)(p->c, p->kt, z, z, cw);
+        }
+        p->kt->KR2C(h, z, w, sc, y, os);
+        y[0] = (z[0] + z[1]) * sc;
+        y[1] = 0;
+        y[2 * h * os] = (z[0] - z[1]) * sc;
+        y[2 * h * os + 1] = 0;
+    } else {
+        T *g = work, *cw = work + 2 * n;
+        for (int64_t j = 0; j < n; j++) {
+            g[2 * j] = x[j * is];
+            g[2 * j + 1] = 0;
+        }
+        F(core_run)(p->c, p->kt, g, g, cw);
+        for (int64_t k = 0; k <= n / 2; k++) {
+            y[2 * k * os] = g[2 * k] * sc;
+            y[2 * k * os + 1] = g[2 * k + 1] * sc;
+        }
+    }
+}
+
+static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work)
+{
+    const nla_fft_desc *d = &p->d;
+    const int64_t n = d->n, is = d->istride, os = d->ostride;
+    const T sc = (T)d->scale;
+
+    if (p->fused) {
+        F(real_fused)(p, x, y, work);
+    } else if (n % 2 == 0) {
+        const int64_t h = n / 2;
+        T *z = work, *cw = work + 2 * h;
+        const T *w = p->rtw;
+        T x0 = x[0], xh = x[2 * h * is];
+        z[0] = x0 + xh;
+        z[1] = x0 - xh;
+        p->kt->KC2R(h, x, is, w, z);
+        if (os == 1) {
+            F(core_run)(p->c, p->kt, z, y, cw);
+            if (sc != 1)
+                F(scale)(y, n, 1, 0, sc);
+        } else {
+            F(core_run)(p->c, p->kt, z, z, cw);
+            for (int64_t j = 0; j < n; j++)
+                y[j * os] = z[j] * sc;
+        }
+    } else {
+        T *g = work, *cw = work + 2 * n;
+        g[0] = x[0];
+        g[1] = 0;
+        for (int64_t k = 1; k <= n / 2; k++) {
+            T r = x[2 * k * is], i = x[2 * k * is + 1];
+            g[2 * k] = r;
+            g[2 * k + 1] = i;
+            g[2 * (n - k)] = r;
+            g[2 * (n - k) + 1] = -i;
+        }
+        F(core_run)(p->c, p->kt, g, g, cw);
+        for (int64_t j = 0; j < n; j++)
+            y[j * os] = g[2 * j] * sc;
+    }
+}
+

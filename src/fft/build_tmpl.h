@@ -16,12 +16,13 @@ static int F(ilog2)(int64_t n)
 
 /* The passes' radices for n, or 0 when n has a prime factor over
    NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
-   2; 16 = 8*2), then the odd primes from the largest.  The first pass then
+   2; 16 = 8*2), then the odd radices from the largest (13, 11, 9, 7, 5,
+   3: a 9 while 3^2 divides what is left).  The first pass then
    takes s past a whole vector (8 complex floats) whenever 8 divides n, and
    every later pass runs the broadcast kernels. */
 static int F(radices)(int64_t n, int *r)
 {
-    static const int odd[] = { 13, 11, 7, 5, 3 };
+    static const int odd[] = { 13, 11, 9, 7, 5, 3 };
     int ns = 0, k = 0, k4, k8;
 
     while (n % 2 == 0) {
@@ -40,7 +41,7 @@ static int F(radices)(int64_t n, int *r)
         for (int i = 0; i < k4; i++)
             r[ns++] = 4;
     }
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         while (n % odd[i] == 0) {
             n /= odd[i];
             r[ns++] = odd[i];

@@ -11,7 +11,7 @@
  *   CORE_STOCK  n = 2^a 3^b 5^c 7^d 11^e 13^f whose data and scratch fit in
  *               the last-level cache (fft.stockham_max_bytes of the CPU
  *               configuration, tune.h): Stockham autosort passes of radix
- *               8 (then 4 or 2), then the odd primes from the largest
+ *               8 (then 4 or 2), then 13, 11, 9, 7, 5 and 3
  *               (F(radices)), ping-ponging between y and scratch; one
  *               transform of n = 2^k <= 2^NLA_FFT_SMALL_LOG runs the
  *               codelet KSMALL instead where the ISA has one, and B > 1

@@ -111,6 +111,38 @@ Test(fft_small_l3, c2c_four_step_mixed, .init = small_l3, .fini = teardown)
         }
 }
 
+/* Radix-25 passes, which the rules take only when data and scratch pass
+   the L2 (forced here by a 16 KiB one): every multiple of 25 up to 4096,
+   both precisions and directions, then 5^6 and 10^5, and the real
+   transforms with a radix-25 edge pass (n/2 = 5^6: first and last; n/2
+   = 10^4: last), each form of the real step. */
+static void small_l2(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "32K,16K,1G", 1);
+    setup();
+}
+
+Test(fft_small_l2, radix_25, .init = small_l2, .fini = teardown)
+{
+    static const int64_t big[] = { 15625, 100000 }, real[] = { 31250, 20000 };
+    cr_assert_eq(nla_cpu_config_value("l2"), 16384);
+    for (int pi = 0; pi < 2; pi++) {
+        nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+        for (int64_t n = 25; n <= REF_SIZE(4096, 200); n += 25) {
+            double e = fc_c2c_err(ctx, p, n % 2 ? 1 : -1, n, n % 3 == 0);
+            cr_expect(e <= 2.0, "%s n=%lld: error %.3g eps*log2(n) > 2",
+                      pi ? "float" : "double", (long long)n, e);
+        }
+        for (size_t i = 0; i < 2 && !ref_test_small(); i++) {
+            double e = fc_c2c_err(ctx, p, -1, big[i], 0);
+            cr_expect(e <= 2.0, "%s n=%lld: error %.3g eps*log2(n) > 2",
+                      pi ? "float" : "double", (long long)big[i], e);
+            fc_real_check(ctx, p, real[i], 2.0);
+        }
+    }
+}
+
 /* The two forms of the real step (real_tmpl.h), each forced for every
    size by the derived configuration's L1d (fft_real_fuse_bytes = 2*L1d):
    a 1 KiB L1d puts it inside a pass (R2C's last, C2R's first) for every

@@ -16,13 +16,17 @@ static int F(ilog2)(int64_t n)
 
 /* The passes' radices for n, or 0 when n has a prime factor over
    NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
-   2; 16 = 8*2), then the odd radices from the largest (13, 11, 9, 7, 5,
-   3: a 9 while 3^2 divides what is left).  The first pass then
+   2; 16 = 8*2), then the odd radices from the largest (25, 13, 11, 9, 7,
+   5, 3: a 9 while 3^2 divides what is left).  The first pass then
    takes s past a whole vector (8 complex floats) whenever 8 divides n, and
    every later pass runs the broadcast kernels. */
 static int F(radices)(int64_t n, int *r)
 {
-    static const int odd[] = { 13, 11, 9, 7, 5, 3 };
+    static const int odd[] = { 25, 13, 11, 9, 7, 5, 3 };
+    /* 25 (5*5 in one pass) only when the data and scratch pass the L2:
+       there every pass streams from farther out, while in the L2 the
+       25-point DFT costs more than the pass it saves (doc/tuning.md 4.4) */
+    const int far = n * 4 * (int64_t)sizeof(T) > nla_tuning_get()->cache.l2;
     int ns = 0, k = 0, k4, k8;
 
     while (n % 2 == 0) {
@@ -41,7 +45,7 @@ static int F(radices)(int64_t n, int *r)
         for (int i = 0; i < k4; i++)
             r[ns++] = 4;
     }
-    for (int i = 0; i < 6; i++)
+    for (int i = far ? 0 : 1; i < 7; i++)
         while (n % odd[i] == 0) {
             n /= odd[i];
             r[ns++] = odd[i];

@@ -5,7 +5,7 @@
  * instruction set (generic, avx2, avx512) and gives one table each; the
  * drivers in src/fft never name an ISA.
  *
- * A Stockham pass of radix r (2, 4, 8, 3, 5, 7, 11, 13 or 9) on complex
+ * A Stockham pass of radix r (2, 4, 8, 3, 5, 7, 11, 13, 9 or 25) on complex
  * interleaved data, the part with i = q + s*p in [i0, i1) (threads share a
  * pass by i; the whole pass is [0, s*m)):
  *     for p < m, q < s with i0 <= q + s*p < i1, k < r:
@@ -35,10 +35,10 @@
 #include <stdint.h>
 
 /* The radices with a pass, by slot: the powers of two, the odd primes up
-   to NLA_FFT_MAX_ODD, then 9 (two radix-3 passes in one: 1.7-2.0x on 3^k,
+   to NLA_FFT_MAX_ODD, then 9 and 25 (two radix-3 or radix-5 passes in one,
    doc/tuning.md 4.4); a transform with a larger prime factor goes through
    Bluestein. */
-#define NLA_FFT_NRADIX 9
+#define NLA_FFT_NRADIX 10
 #define NLA_FFT_MAX_ODD 13
 /* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG may have a codelet (a
    table entry is NULL where n is too long for the ISA's vectors) */
@@ -56,6 +56,7 @@ static inline int nla_fft_radix_slot(int r)
     case 11: return 6;
     case 13: return 7;
     case 9: return 8;
+    case 25: return 9;
     default: return -1;
     }
 }

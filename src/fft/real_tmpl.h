@@ -77,117 +77,124 @@ static int F(real_setup)(F(plan) *p)
     return 0;
 }
 
-/* The pair step over k in [k0, k1) and its mirrors, W_n^k = pw[k - k0] *
-   wc: R2C in place in y, C2R from the input x into z */
-typedef struct F(pairs) {
+/* One fused transform's state: the edge pass e (radix r, its runs s = h/r
+   apart, at stride sl), the buffers, and where the pairs go: R2C in place
+   in y, C2R from the input x into z */
+typedef struct F(fused) {
     const F(plan) *p;
+    int e, r, r2c;
+    int64_t h, s, sl;
     const T *x;   /* C2R: the half spectrum */
     T *y;         /* R2C: Z in, X out; C2R: Z out */
-} F(pairs);
+} F(fused);
 
-static void F(pairs_run)(const F(pairs) *a, int64_t k0, int64_t k1, int64_t q0, int j)
+/* The pairs k = q + s*j, q in [q0, q1), for the runs j in [j0, j1), and
+   their mirrors; W_n^k = rtw[q] * rtw[s/2 + 1 + j] (F(real_setup)) */
+static void F(pairs_run)(const F(fused) *f, int64_t q0, int64_t q1, int j0, int j1)
 {
-    const F(plan) *p = a->p;
-    const int64_t h = p->c->n, s = h / p->c->st[F(edge_pass)(p)].r;
-    const T *pw = p->rtw + 2 * q0, *wc = p->rtw + 2 * (s / 2 + 1 + j);
-
-    if (p->d.kind == NLA_FFT_R2C)
-        p->kt->KR2CP(h, k0, k1, a->y, pw, wc, (T)p->d.scale, a->y);
-    else
-        p->kt->KC2RP(h, k0, k1, a->x, pw, wc, a->y);
+    const F(plan) *p = f->p;
+    for (int j = j0; j < j1; j++) {
+        const T *pw = p->rtw + 2 * q0, *wc = p->rtw + 2 * (f->s / 2 + 1 + j);
+        const int64_t k0 = q0 + f->s * j, k1 = q1 + f->s * j;
+        if (f->r2c)
+            p->kt->KR2CP(f->h, k0, k1, f->y, pw, wc, (T)p->d.scale, f->y);
+        else
+            p->kt->KC2RP(f->h, k0, k1, f->x, pw, wc, f->y);
+    }
 }
 
-/* The fused edge pass (src -> dst) and pair step, thread id of nth's
-   share of the blocks; R2C: the pass then the pairs, C2R: the pairs then
-   the pass.  Thread 0, whose first block holds q = 0, also does the
-   columns q = 0 and q = s/2 and R2C's X[0] and X[h] (C2R's Z[0] comes
-   first: pass q = 0 needs it). */
-static void F(fused_edge)(const F(plan) *p, const F(pairs) *a, const T *src, T *dst, int id,
-                          int nth)
+/* The edge pass (src -> dst) on q in [qa, qb) and [ma, mb), and the pairs
+   of q in [q0, qb) over the runs j < nj: R2C the pass then the pairs, C2R the
+   pairs then the pass */
+static void F(edge_block)(const F(fused) *f, const T *src, T *dst, int64_t qa, int64_t qb,
+                          int64_t ma, int64_t mb, int64_t q0, int nj)
 {
-    const F(core) *c = p->c;
-    const int e = F(edge_pass)(p), r = c->st[e].r, r2c = p->d.kind == NLA_FFT_R2C;
-    const int64_t h = c->n, s = h / r, qmid = (s + 1) / 2, sl = e ? s : 1;
-    /* the 2r runs of a block fill about 32 KiB */
-    const int64_t B = 32768 / (int64_t)(4 * r * sizeof(T)) / 8 * 8;
-    const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
+    const F(core) *c = f->p->c;
+    if (!f->r2c)
+        F(pairs_run)(f, q0, qb, 0, nj);
+    F(pass_range)(c, f->p->kt, f->e, f->sl, 1, qa, qb, src, dst);
+    if (ma < mb)
+        F(pass_range)(c, f->p->kt, f->e, f->sl, 1, ma, mb, src, dst);
+    if (f->r2c)
+        F(pairs_run)(f, q0, qb, 0, nj);
+}
 
-    if (id == 0 && !r2c) {
-        a->y[0] = a->x[0] + a->x[2 * h];
-        a->y[1] = a->x[0] - a->x[2 * h];
-        for (int j = 1; j <= r - j; j++)
-            F(pairs_run)(a, s * j, s * j + 1, 0, j);
+/* The fused edge pass and pair step, thread id of nth's share of the
+   blocks of q and their mirror blocks of s - q.  Thread 0, whose first
+   block holds q = 0, also does the columns q = 0 (runs j and r-j pair;
+   Z[0] is X[0] and X[h]) and q = s/2 (runs j and r-1-j pair); C2R's
+   column q = 0 comes first, as the pass on q = 0 reads it. */
+static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int nth)
+{
+    const int64_t h = f->h, s = f->s, qmid = (s + 1) / 2;
+    /* the 2r runs of a block fill about 32 KiB */
+    const int64_t B = 32768 / (int64_t)(4 * f->r * sizeof(T)) / 8 * 8;
+    const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
+    T *y = f->y;
+
+    if (id == 0 && !f->r2c) {
+        y[0] = f->x[0] + f->x[2 * h];
+        y[1] = f->x[0] - f->x[2 * h];
+        F(pairs_run)(f, 0, 1, 1, f->r / 2 + 1);
     }
     for (int64_t b = b0; b < b1; b++) {
-        const int64_t qa = b * B, qb = qa + B < qmid ? qa + B : qmid, q0 = qa ? qa : 1;
-        for (int j = 0; j < r && !r2c; j++)
-            F(pairs_run)(a, q0 + s * j, qb + s * j, q0, j);
-        F(pass_range)(c, p->kt, e, sl, 1, qa, qb, src, dst);
-        F(pass_range)(c, p->kt, e, sl, 1, s - qb + 1, s - qa + 1 < s ? s - qa + 1 : s, src,
-                      dst);
-        for (int j = 0; j < r && r2c; j++)
-            F(pairs_run)(a, q0 + s * j, qb + s * j, q0, j);
+        const int64_t qa = b * B, qb = qa + B < qmid ? qa + B : qmid;
+        F(edge_block)(f, src, dst, qa, qb, s - qb + 1, s - qa + 1 < s ? s - qa + 1 : s,
+                      qa ? qa : 1, f->r);
     }
     if (id != 0)
         return;
-    /* q = s/2 (s even): runs j and r-1-j pair */
-    if (s % 2 == 0) {
-        for (int j = 0; j <= r - 1 - j && !r2c; j++)
-            F(pairs_run)(a, s / 2 + s * j, s / 2 + s * j + 1, s / 2, j);
-        F(pass_range)(c, p->kt, e, sl, 1, s / 2, s / 2 + 1, src, dst);
-        for (int j = 0; j <= r - 1 - j && r2c; j++)
-            F(pairs_run)(a, s / 2 + s * j, s / 2 + s * j + 1, s / 2, j);
-    }
-    if (r2c) {
-        /* q = 0: runs j and r-j pair; Z[0] gives X[0] and X[h] */
-        const T sc = (T)p->d.scale, z0 = a->y[0], z1 = a->y[1];
-        for (int j = 1; j <= r - j; j++)
-            F(pairs_run)(a, s * j, s * j + 1, 0, j);
-        a->y[0] = (z0 + z1) * sc;
-        a->y[1] = 0;
-        a->y[2 * h] = (z0 - z1) * sc;
-        a->y[2 * h + 1] = 0;
+    if (s % 2 == 0)
+        F(edge_block)(f, src, dst, s / 2, s / 2 + 1, 0, 0, s / 2, (f->r + 1) / 2);
+    if (f->r2c) {
+        const T sc = (T)f->p->d.scale, z0 = y[0], z1 = y[1];
+        F(pairs_run)(f, 0, 1, 1, f->r / 2 + 1);
+        y[0] = (z0 + z1) * sc;
+        y[1] = 0;
+        y[2 * h] = (z0 - z1) * sc;
+        y[2 * h + 1] = 0;
     }
 }
 
-/* One transform, fused.  R2C: the passes but the last into work (x read
-   as h complex values; out of place, y is their other buffer), then the
-   last pass and the pairs into y; x == y works, as the first pass has
-   read x before the last writes y.  C2R: the pairs into z and the first
-   pass into scr, block by block, then the other passes, the last into y;
-   x == y works, as nothing writes y before every block has read x. */
+/* Thread id of nth's share of one fused transform.  R2C: the passes but
+   the last into z (x read as h complex values; out of place, y is their
+   other buffer), then the last pass and the pairs into y; x == y works,
+   as the first pass has read x before the last writes y.  C2R: the pairs
+   into z and the first pass into scr, block by block, then the other
+   passes, the last into y; x == y works, as nothing writes y before every
+   block has read x. */
+static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int id, int nth)
+{
+    const F(core) *c = f->p->c;
+    if (f->r2c) {
+        F(stock_passes)(c, f->p->kt, 1, 0, c->nst - 1, x, z, x != y ? y : scr, id, nth);
+        F(fused_edge)(f, z, y, id, nth);
+        return;
+    }
+    F(fused_edge)(f, z, scr, id, nth);
+#ifdef _OPENMP
+    if (nth > 1) {
+#pragma omp barrier
+    }
+#endif
+    F(stock_passes)(c, f->p->kt, 1, 1, c->nst, scr, y, z, id, nth);
+}
+
+/* One transform, fused, on the core's threads */
 static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
 {
     const F(core) *c = p->c;
-    const int r2c = p->d.kind == NLA_FFT_R2C, ns = c->nst;
-    T *z = work, *scr = work + 2 * c->n, *cw = x != y ? y : scr;
-    const F(pairs) a = { p, x, r2c ? y : z };
-    int nt = 1;
+    const int r2c = p->d.kind == NLA_FFT_R2C, e = F(edge_pass)(p), r = c->st[e].r;
+    T *z = work, *scr = work + 2 * c->n;
+    const F(fused) f = { p, e, r, r2c, c->n, c->n / r, e ? c->n / r : 1, x, r2c ? y : z };
 
 #ifdef _OPENMP
-    nt = c->nt;
-    if (nt > 1) {
-#pragma omp parallel num_threads(nt)
-        {
-            const int id = omp_get_thread_num(), nth = omp_get_num_threads();
-            if (r2c) {
-                F(stock_passes)(c, p->kt, 1, 0, ns - 1, x, z, cw, id, nth);
-                F(fused_edge)(p, &a, z, y, id, nth);
-            } else {
-                F(fused_edge)(p, &a, z, scr, id, nth);
-#pragma omp barrier
-                F(stock_passes)(c, p->kt, 1, 1, ns, scr, y, z, id, nth);
-            }
-        }
-    }
+    if (c->nt > 1) {
+#pragma omp parallel num_threads(c->nt)
+        F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
+    } else
 #endif
-    if (nt <= 1 && r2c) {
-        F(stock_passes)(c, p->kt, 1, 0, ns - 1, x, z, cw, 0, 1);
-        F(fused_edge)(p, &a, z, y, 0, 1);
-    } else if (nt <= 1) {
-        F(fused_edge)(p, &a, z, scr, 0, 1);
-        F(stock_passes)(c, p->kt, 1, 1, ns, scr, y, z, 0, 1);
-    }
+        F(fused_part)(&f, x, y, z, scr, 0, 1);
     if (!r2c && p->d.scale != 1.0)
         F(scale)(y, p->d.n, 1, 0, (T)p->d.scale);
 }

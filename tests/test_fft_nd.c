@@ -485,61 +485,57 @@ Test(fft_nd, fuzz_descriptors)
 
 /* ------------------------------------------------------------- threads */
 
-/* A Stockham limit of 1 MiB (the derived configuration of a 4 MiB L3), so
-   that these sizes take the four-step method on any machine */
-static void small_l3(void)
-{
-    setenv("NLA_CPU_TUNE", "derived", 1);
-    setenv("NLA_TUNE_CACHES", "16K,256K,4M", 1);
-    setup();
-}
+/* One large transform on 1, 2 and 3 threads (wisdom's token for it where
+   tok is not NULL): its shares of work are the same for any thread count,
+   so are the bits; and the result is the DFT. */
+struct thr_case { nla_precision p; int64_t n; const char *tok; };
 
-/* One large transform (the four-step method: 2^18 and 3^11 double, 2^19
-   float) on 1, 2 and 3 threads: its column blocks are the same for any
-   thread count, so are the bits; and the result is the DFT. */
-Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
+static void one_transform_threads(const struct thr_case *cs, size_t nc)
 {
-    static const struct { nla_precision p; int64_t n; } cases[] = {
-        { NLA_DOUBLE, 1 << 18 }, { NLA_DOUBLE, 177147 }, { NLA_FLOAT, 1 << 19 } };
-    cr_assert_eq(nla_cpu_config_value("fft_stockham_max_bytes"), 1 << 20);
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        size_t bytes = 2 * (size_t)cases[i].n * rsz(cases[i].p);
-        double *r = malloc(sizeof(double) * 2 * (size_t)cases[i].n);
+    for (size_t i = 0; i < nc; i++) {
+        if (cs[i].tok) {
+            char text[128];
+            snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n",
+                     cs[i].p == NLA_FLOAT ? 's' : 'd', (long long)cs[i].n, cs[i].tok);
+            cr_assert_eq(nla_fft_wisdom_import(text), NLA_OK);
+        }
+        size_t bytes = 2 * (size_t)cs[i].n * rsz(cs[i].p);
+        double *r = malloc(sizeof(double) * 2 * (size_t)cs[i].n);
         void *x = malloc(bytes), *y1 = malloc(bytes), *yt = malloc(bytes);
-        ref_fill(r, 2 * (size_t)cases[i].n, 3 + i);
-        for (size_t j = 0; j < 2 * (size_t)cases[i].n; j++)
-            put(x, cases[i].p, j, r[j]);
+        ref_fill(r, 2 * (size_t)cs[i].n, 3 + i);
+        for (size_t j = 0; j < 2 * (size_t)cs[i].n; j++)
+            put(x, cs[i].p, j, r[j]);
         for (int nt = 1; nt <= 3; nt++) {
             nla_fft_plan *pl;
             nla_context_set_threads(ctx, nt);
-            cr_assert_eq(nla_fft_plan_1d(ctx, cases[i].n, NLA_FFT_FORWARD, cases[i].p, &pl),
+            cr_assert_eq(nla_fft_plan_1d(ctx, cs[i].n, NLA_FFT_FORWARD, cs[i].p, &pl),
                          NLA_OK);
             cr_assert_eq(nla_fft_execute(pl, x, nt == 1 ? y1 : yt), NLA_OK);
             nla_fft_plan_destroy(pl);
             if (nt > 1)
                 cr_expect(memcmp(y1, yt, bytes) == 0, "n=%lld %s: %d threads differ from one",
-                          (long long)cases[i].n, cases[i].p == NLA_FLOAT ? "float" : "double",
+                          (long long)cs[i].n, cs[i].p == NLA_FLOAT ? "float" : "double",
                           nt);
         }
         {
             /* the DFT: against fftw3l, as a 1-D "rank 1" case of ref_nd */
-            struct nd_case c = { NLA_FFT_C2C, cases[i].p, NLA_FFT_FORWARD, 1,
-                                 { cases[i].n, 0, 0 }, 1, 0, 0 };
-            ld *li = fftwl_malloc(sizeof(ld) * 2 * (size_t)cases[i].n);
-            ld *lo = fftwl_malloc(sizeof(ld) * 2 * (size_t)cases[i].n);
+            struct nd_case c = { NLA_FFT_C2C, cs[i].p, NLA_FFT_FORWARD, 1,
+                                 { cs[i].n, 0, 0 }, 1, 0, 0 };
+            ld *li = fftwl_malloc(sizeof(ld) * 2 * (size_t)cs[i].n);
+            ld *lo = fftwl_malloc(sizeof(ld) * 2 * (size_t)cs[i].n);
             ld num = 0, den = 0;
-            for (size_t j = 0; j < 2 * (size_t)cases[i].n; j++)
-                li[j] = get(x, cases[i].p, j);
+            for (size_t j = 0; j < 2 * (size_t)cs[i].n; j++)
+                li[j] = get(x, cs[i].p, j);
             ref_nd(&c, li, lo);
-            for (size_t j = 0; j < 2 * (size_t)cases[i].n; j++) {
-                ld e = get(y1, cases[i].p, j) - lo[j];
+            for (size_t j = 0; j < 2 * (size_t)cs[i].n; j++) {
+                ld e = get(y1, cs[i].p, j) - lo[j];
                 num += e * e;
                 den += lo[j] * lo[j];
             }
             cr_expect((double)sqrtl(num / den) <=
-                          2 * (cases[i].p == NLA_FLOAT ? FLT_EPSILON : DBL_EPSILON) *
-                              log2((double)cases[i].n),
-                      "n=%lld: error %.3g", (long long)cases[i].n, (double)sqrtl(num / den));
+                          2 * (cs[i].p == NLA_FLOAT ? FLT_EPSILON : DBL_EPSILON) *
+                              log2((double)cs[i].n),
+                      "n=%lld: error %.3g", (long long)cs[i].n, (double)sqrtl(num / den));
             fftwl_free(li);
             fftwl_free(lo);
         }
@@ -549,6 +545,44 @@ Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
         free(y1);
         free(yt);
     }
+    nla_fft_wisdom_forget();
+}
+
+/* A Stockham limit of 1 MiB (the derived configuration of a 4 MiB L3), so
+   that these sizes take the four-step method (its column blocks) on any
+   machine */
+static void small_l3(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "16K,256K,4M", 1);
+    setup();
+}
+
+Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
+{
+    static const struct thr_case cases[] = {
+        { NLA_DOUBLE, 1 << 18, NULL }, { NLA_DOUBLE, 177147, NULL }, { NLA_FLOAT, 1 << 19, NULL } };
+    cr_assert_eq(nla_cpu_config_value("fft_stockham_max_bytes"), 1 << 20);
+    one_transform_threads(cases, sizeof cases / sizeof *cases);
+}
+
+/* A 512 KiB L2 and a large L3, so that these sizes take the DIT core on any
+   machine (2^18 and 3*2^16 double: d64, 2^18 float: d32), and wisdom's d24
+   its columns by passes rather than the interleaved codelet */
+static void small_l2(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "32K,512K,1G", 1);
+    setup();
+}
+
+Test(fft_small_l2, one_transform_threads, .init = small_l2, .fini = teardown)
+{
+    static const struct thr_case cases[] = {
+        { NLA_DOUBLE, 1 << 18, NULL }, { NLA_DOUBLE, 3 << 16, NULL },
+        { NLA_FLOAT, 1 << 18, NULL }, { NLA_DOUBLE, 3 << 16, "d24" } };
+    cr_assert_eq(nla_cpu_config_value("l2"), 512 * 1024);
+    one_transform_threads(cases, sizeof cases / sizeof *cases);
 }
 
 /* ------------------------------------------------------------------ CUDA */

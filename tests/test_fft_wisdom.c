@@ -77,7 +77,8 @@ Test(wisdom, measured_plans_are_accurate)
 }
 
 /* every kind of token, imported, against fftw3l: pass orders, codelet,
-   four-step splits (below the cache limit too), Bluestein */
+   four-step and DIT splits (below the cache limit too; DIT columns by the
+   interleaved codelet, R = 2^k <= 64, or by passes), Bluestein */
 Test(wisdom, every_choice_is_accurate)
 {
     static const struct { int64_t n; const char *tok; } c[] = {
@@ -88,6 +89,8 @@ Test(wisdom, every_choice_is_accurate)
         { 1000, "f40" }, { 1000, "f8" }, { 15015, "s3.5.7.11.13" }, { 15015, "f105" },
         { 15015, "s13.11.7.5.3" }, { 1001, "s13.7.11" }, { 30030, "f2" },
         { 17, "b" }, { 1 << 16, "f16" }, { 1 << 16, "s4.2.8.8.8.4.4" },
+        { 4096, "d8" }, { 4096, "d64" }, { 4096, "d2" }, { 4096, "d32" }, { 1000, "d8" },
+        { 1000, "d40" }, { 15015, "d15" }, { 1 << 16, "d16" }, { 30030, "d2" },
     };
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         char text[256];
@@ -114,7 +117,7 @@ Test(wisdom, every_choice_is_accurate)
 Test(wisdom, choices_take_effect)
 {
     static const char *tok[] = { "s8.8.8.8", "s4.4.4.4.4.4", "s2.8.4.8.4.2", "f64", "f8",
-                                 "f2048" };
+                                 "f2048", "d8", "d16", "d64" };
     enum { N = 4096, K = sizeof tok / sizeof *tok };
     void *y[K], *y0 = run_c2c(ctx, NLA_DOUBLE, NLA_FFT_FORWARD, N, 5);
     for (int i = 0; i < K; i++) {
@@ -221,6 +224,45 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
     free(w);
 }
 
+/* A 16 KiB L2: the rules take the DIT core for lengths whose data and
+   scratch pass it, with R the least power of two from 8 whose rows are
+   whole cache lines and whose row transforms fit a quarter of the L2 (4096
+   double: d32, float: d16); a plan without wisdom gives the bits of that
+   token, and other bits than the passes' */
+static void small_l2(void)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "32K,16K,1G", 1);
+    setup();
+}
+
+Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
+{
+    static const struct { nla_precision p; const char *dit; } c[] = {
+        { NLA_DOUBLE, "d 4096 f d32" }, { NLA_FLOAT, "s 4096 f d16" } };
+    enum { N = 4096 };
+    cr_assert_eq(nla_cpu_config_value("l2"), 16384);
+    for (int i = 0; i < 2; i++) {
+        const size_t bytes = 2 * N * (c[i].p == NLA_DOUBLE ? sizeof(double) : sizeof(float));
+        char text[128];
+        void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, N, 7), *yd, *ys;
+        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%s\nend\n", c[i].dit);
+        import_ok(text);
+        yd = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, N, 7);
+        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %d f s8.8.8.8\nend\n", c[i].dit[0],
+                 N);
+        import_ok(text);
+        ys = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, N, 7);
+        cr_expect(memcmp(y0, yd, bytes) == 0, "%s: the rules' plan is not %s", c[i].dit,
+                  c[i].dit + 7);
+        cr_expect(memcmp(yd, ys, bytes) != 0, "%s gives the bits of s8.8.8.8", c[i].dit);
+        free(y0);
+        free(yd);
+        free(ys);
+        nla_fft_wisdom_forget();
+    }
+}
+
 Test(wisdom_small_l3, round_trip_past_the_cache, .init = small_l3, .fini = teardown)
 {
     static const int64_t sizes[] = { 1 << 16, 100000, 1 << 18 };
@@ -314,6 +356,10 @@ Test(wisdom, malformed_is_rejected_whole)
         "nla-fft-wisdom 1\nd 99999999999999999999 f c\nend\n",
         "nla-fft-wisdom 1\nd 64 f s2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2.2\nend\n",
         "nla-fft-wisdom 1\nd 64 f s4.4.4\nd 64 b c\nd 64 f f5\nend\n",
+        "nla-fft-wisdom 1\nd 64 f d64\nend\n", "nla-fft-wisdom 1\nd 64 f d1\nend\n",
+        "nla-fft-wisdom 1\nd 256 f d128\nend\n", "nla-fft-wisdom 1\nd 64 f d3\nend\n",
+        "nla-fft-wisdom 1\nd 34 f d2\nend\n", "nla-fft-wisdom 1\nd 64 f d\nend\n",
+        "nla-fft-wisdom 1\nd 64 f d8x\nend\n",
     };
     char *before;
     import_ok("nla-fft-wisdom 1\nd 32 f s8.4\ns 9 b s3.3\nend\n");

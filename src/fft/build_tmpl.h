@@ -14,6 +14,12 @@ static int F(ilog2)(int64_t n)
     return k;
 }
 
+/* Whether the data and scratch of a transform of n (4n values) pass the L2 */
+static int F(past_l2)(int64_t n)
+{
+    return n * 4 * (int64_t)sizeof(T) > nla_tuning_get()->cache.l2;
+}
+
 /* The passes' radices for n, or 0 when n has a prime factor over
    NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
    2; 16 = 8*2), then the odd radices from the largest (25, 13, 11, 9, 7,
@@ -26,7 +32,7 @@ static int F(radices)(int64_t n, int *r)
     /* 25 (5*5 in one pass) only when the data and scratch pass the L2:
        there every pass streams from farther out, while in the L2 the
        25-point DFT costs more than the pass it saves (doc/tuning.md 4.4) */
-    const int far = n * 4 * (int64_t)sizeof(T) > nla_tuning_get()->cache.l2;
+    const int far = F(past_l2)(n);
     int ns = 0, k = 0, k4, k8;
 
     while (n % 2 == 0) {
@@ -64,6 +70,24 @@ static int64_t F(split)(int64_t n)
     return n1;
 }
 
+/* R of the DIT core for n, or 0 for none: the smallest power of two
+   8 <= R <= 64 dividing n such that a row (M = n/R values) is whole cache
+   lines and its transform's data and scratch take at most a quarter of the
+   L2, the rest holding the lines of the streams in flight (doc/tuning.md
+   4.5).  Where no R gives such rows, they would stream from past the L2
+   too, and the passes stay. */
+static int64_t F(dit_radix)(int64_t n)
+{
+    for (int64_t R = 8; R <= 64 && n % R == 0; R *= 2) {
+        const int64_t m = n / R;
+        if (m * 2 * (int64_t)sizeof(T) % 64 != 0)
+            return 0;
+        if (!F(past_l2)(4 * m))
+            return R;
+    }
+    return 0;
+}
+
 static int F(has_codelet)(int64_t n, int fwd)
 {
     return (n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG) &&
@@ -71,8 +95,11 @@ static int F(has_codelet)(int64_t n, int fwd)
 }
 
 /* The rules' core for n >= 2: passes (the codelet where there is one) while
-   the data fit fft.stockham_max_bytes of the CPU configuration, four-step
-   past it, Bluestein for a prime factor over NLA_FFT_MAX_ODD. */
+   the data and scratch fit the L2; DIT past it while the data fit
+   fft.stockham_max_bytes of the CPU configuration (its steps stream the
+   data 3 times, where passes of radix 8 stream it log_8 n times), and
+   four-step past that; Bluestein for a prime factor over
+   NLA_FFT_MAX_ODD. */
 static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
 {
     memset(ch, 0, sizeof *ch);
@@ -81,6 +108,8 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
         ch->kind = 'b';
     else if (n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.stockham_max_bytes)
         ch->kind = 'f', ch->n1 = F(split)(n);
+    else if (F(past_l2)(n) && F(dit_radix)(n))
+        ch->kind = 'd', ch->n1 = F(dit_radix)(n);
     else
         ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';
 }
@@ -160,7 +189,9 @@ static F(core) *F(stock_core)(int64_t n, int fwd)
 /* A core of one transform (a plan of one) runs on nt threads.  A
    four-step core shares its column blocks, each thread with its own
    gather buffer and scratch: the middle result, then 2 blocks of the
-   longer column a thread.  A Stockham core of at least
+   longer column a thread.  A DIT core of at least NLA_FFT_THREADS_MIN_N
+   values shares its rows and columns, each thread with a row's scratch
+   (F(dit_run)).  A Stockham core of at least
    NLA_FFT_THREADS_MIN_N values shares each pass (F(stock_run)).  Either
    way the threads' shares are the same work as one thread's, so the bits
    are the same for any nt. */
@@ -170,39 +201,63 @@ static void F(core_threads)(F(core) *c, int nt)
         return;
     if (c->type == CORE_STOCK && !c->small && c->n >= NLA_FFT_THREADS_MIN_N)
         c->nt = nt;
-    if (c->type != CORE_4STEP)
-        return;
-    c->nt = nt;
-    c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
+    if (c->type == CORE_4STEP) {
+        c->nt = nt;
+        c->work = c->n + (int64_t)nt * 2 * c->blk * (c->n1 > c->n2 ? c->n1 : c->n2);
+    } else if (c->type == CORE_DIT) {
+        c->nt = c->n >= NLA_FFT_THREADS_MIN_N ? nt : 1;
+        c->work = F(dit_shared)(c) + (int64_t)c->nt * F(dit_own)(c);
+    }
+}
+
+/* The tables of W_n^e = lo[e % nlo] * hi[e / nlo], e < n: lo[t] = W_n^t,
+   t < nlo; hi[t] = W_n^(t*nlo), t < n/nlo */
+static int F(tw_pair)(F(core) *c, int64_t nlo)
+{
+    const int sign = c->fwd ? -1 : 1;
+    const int64_t nhi = c->n / nlo;
+
+    c->lo = F(talloc)(nlo);
+    c->hi = F(talloc)(nhi);
+    if (!c->lo || !c->hi)
+        return -1;
+    for (int64_t t = 0; t < nlo + nhi; t++) {
+        double re, im;
+        T *o = t < nlo ? c->lo + 2 * t : c->hi + 2 * (t - nlo);
+        twiddle(t < nlo ? t : (t - nlo) * nlo, c->n, sign, &re, &im);
+        o[0] = (T)re;
+        o[1] = (T)im;
+    }
+    return 0;
 }
 
 /* n = n1*n2 */
 static int F(fourstep_build)(F(core) *c, int64_t n1)
 {
-    int sign = c->fwd ? -1 : 1;
-
     c->type = CORE_4STEP;
     c->n1 = n1;
     c->n2 = c->n / n1;
     c->blk = 64 / (int64_t)sizeof(T);          /* 128 bytes of each row (COL_BLOCK) */
     c->c1 = F(stock_core)(c->n1, c->fwd);
     c->c2 = F(stock_core)(c->n2, c->fwd);
-    c->lo = F(talloc)(c->n1);
-    c->hi = F(talloc)(c->n2);
-    if (!c->c1 || !c->c2 || !c->lo || !c->hi)
+    if (!c->c1 || !c->c2 || F(tw_pair)(c, c->n1) != 0)
         return -1;
-    for (int64_t t = 0; t < c->n1; t++) {
-        double re, im;
-        twiddle(t, c->n, sign, &re, &im);
-        c->lo[2 * t] = (T)re;
-        c->lo[2 * t + 1] = (T)im;
-    }
-    for (int64_t t = 0; t < c->n2; t++) {
-        double re, im;
-        twiddle(t * c->n1, c->n, sign, &re, &im);
-        c->hi[2 * t] = (T)re;
-        c->hi[2 * t + 1] = (T)im;
-    }
+    F(core_threads)(c, 1);
+    return 0;
+}
+
+/* n = R*M, R = n1 (at most NLA_FFT_TR_MAXB), M = n2: the rows by the rules,
+   the columns on the default passes (their interleaved codelet for R =
+   2^k <= 2^NLA_FFT_IL_LOG) */
+static int F(dit_build)(F(core) *c, int64_t R)
+{
+    c->type = CORE_DIT;
+    c->n1 = R;
+    c->n2 = c->n / R;
+    c->c1 = F(stock_core)(c->n1, c->fwd);
+    c->c2 = F(core_build)(c->n2, c->fwd, NULL);
+    if (!c->c1 || !c->c2 || F(tw_pair)(c, c->n2) != 0)
+        return -1;
     F(core_threads)(c, 1);
     return 0;
 }
@@ -289,6 +344,9 @@ static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch)
     }
     case 'f':
         rc = F(fourstep_build)(c, ch->n1);
+        break;
+    case 'd':
+        rc = F(dit_build)(c, ch->n1);
         break;
     default:
         rc = F(blue_build)(c);

@@ -185,8 +185,8 @@ static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
    full-vector passes the Stockham sequence stays ahead of the four-step
    while the data and its scratch (twice the data) fit in the last-level
    cache (doc/tuning.md, 4). */
-/* A Stockham transform of at least this many values shares each pass
-   among the plan's threads.  A pass over 2^18 complex values takes about
+/* A Stockham or DIT transform of at least this many values shares each
+   pass (each step) among the plan's threads.  A pass over 2^18 complex values takes about
    0.2 ms on one core, against about 1 us for the barrier that ends it on
    idle cores; a shorter transform stays on one thread, where a busy other
    core cannot hold it at every barrier (a descheduled thread costs a
@@ -195,7 +195,7 @@ static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
 /* Bytes of scratch that execution keeps on the stack. */
 #define NLA_FFT_STACK_BYTES 16384
 
-enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
+enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define MAX_STAGES 64
 
 #define T double
@@ -204,6 +204,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KBC dbc
 #define KLANE dlane
 #define KMULC dmulconj
+#define KTRTW dtranspose_tw
+#define KTW dtwiddle
 #define KR2C dr2c_post
 #define KR2CP dr2c_pairs
 #define KC2R dc2r_pre
@@ -221,6 +223,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KBC
 #undef KLANE
 #undef KMULC
+#undef KTRTW
+#undef KTW
 #undef KR2C
 #undef KR2CP
 #undef KC2R
@@ -234,6 +238,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #define KBC sbc
 #define KLANE slane
 #define KMULC smulconj
+#define KTRTW stranspose_tw
+#define KTW stwiddle
 #define KR2C sr2c_post
 #define KR2CP sr2c_pairs
 #define KC2R sc2r_pre
@@ -251,6 +257,8 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_BLUE };
 #undef KBC
 #undef KLANE
 #undef KMULC
+#undef KTRTW
+#undef KTW
 #undef KR2C
 #undef KR2CP
 #undef KC2R

@@ -5,8 +5,9 @@
  *   fft.c          twiddles (computed directly, never by recurrence), the
  *                  scratch pool, the backend entries
  *   fft_tmpl.h     one copy per precision: the transform cores (Stockham
- *                  radix-2/4/8, four-step, Bluestein), real transforms,
+ *                  passes, decimation in time, four-step, Bluestein),
  *                  batches and strides
+ *   real_tmpl.h    the real transforms' step, apart or inside a pass
  *   build_tmpl.h   building the cores, by the rules or by a choice
  *   measure_tmpl.h the planning effort: wisdom, rules or measurement
  *   plan_choice.c  choice tokens and the process-wide wisdom table

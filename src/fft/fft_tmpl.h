@@ -1,7 +1,8 @@
 /*
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
- *   KVC KBC KLANE KR2C KC2R KMULC KSMALL KSMALLIL  the kernel table's
+ *   KVC KBC KLANE KR2C KC2R KMULC KTRTW KTW KSMALL KSMALLIL  the kernel
+ *   table's
  *   fields of that precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
@@ -17,6 +18,9 @@
  *               codelet KSMALL instead where the ISA has one, and B > 1
  *               transforms interleaved element by element of n = 2^k <=
  *               2^NLA_FFT_IL_LOG run KSMALLIL, vectors across them
+ *   CORE_DIT    the same n past the L2: n = R*M, a transpose, R row FFTs
+ *               of length M in cache, the twiddles, M column FFTs of
+ *               length R (F(dit_run))
  *   CORE_4STEP  the same n past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
@@ -60,11 +64,11 @@ struct F(core) {
     /* CORE_STOCK */
     int nst;
     F(stage) st[MAX_STAGES];
-    /* CORE_4STEP */
+    /* CORE_4STEP and CORE_DIT */
     int64_t n1, n2, blk;
     int nt;                       /* threads over the column blocks (a plan of one transform) */
     F(core) *c1, *c2;
-    T *lo, *hi;                   /* W_n^t = lo[t % n1] * hi[t / n1] */
+    T *lo, *hi;                   /* W_n^t (F(tw_pair)) */
     /* CORE_BLUE */
     int64_t m;
     F(core) *cm;                  /* forward, length m */
@@ -176,7 +180,7 @@ static void F(stock_run)(const F(core) *c, const nla_fft_kernels *kt, int64_t B,
     const T *src = x;
 
     if (B > 1 && c->small && c->small <= NLA_FFT_IL_LOG) {
-        kt->KSMALLIL[c->fwd][c->small](B, x, y);
+        kt->KSMALLIL[c->fwd][c->small](B, B, x, y);
         return;
     }
     if (x == y && c->nst % 2 == 1) {
@@ -229,21 +233,7 @@ static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
             for (int64_t j1 = 0; j1 < n1; j1++)
                 F(copy_row)(buf + 2 * j1 * bw, x + 2 * (j1 * n2 + c0), bw);
             F(stock_run)(c->c1, kt, bw, buf, buf, scr);
-            for (int64_t b = 0; b < bw; b++) {
-                const int64_t j2 = c0 + b, dl = j2 % n1, dh = j2 / n1;
-                T *tr = t + 2 * j2 * n1;
-                /* W_n^(j2*k1) = lo[el] * hi[eh], j2*k1 = eh*n1 + el */
-                for (int64_t k1 = 0, el = 0, eh = 0; k1 < n1; k1++) {
-                    const T *l = c->lo + 2 * el, *h = c->hi + 2 * eh;
-                    T wr = l[0] * h[0] - l[1] * h[1], wi = l[0] * h[1] + l[1] * h[0];
-                    T ar = buf[2 * (k1 * bw + b)], ai = buf[2 * (k1 * bw + b) + 1];
-                    tr[2 * k1] = ar * wr - ai * wi;
-                    tr[2 * k1 + 1] = ar * wi + ai * wr;
-                    el += dl;
-                    eh += dh + (el >= n1);
-                    el -= el >= n1 ? n1 : 0;
-                }
-            }
+            kt->KTRTW(n1, bw, c0, n1, c->lo, c->hi, buf, t + 2 * c0 * n1);
         }
         /* columns k1 of t (n2 x n1): FFT over j2, into y[k2*n1 + k1] */
 #ifdef _OPENMP
@@ -256,6 +246,63 @@ static void F(fourstep_run)(const F(core) *c, const nla_fft_kernels *kt,
             F(stock_run)(c->c2, kt, bw, buf, buf, scr);
             for (int64_t k2 = 0; k2 < n2; k2++)
                 F(copy_row)(y + 2 * (k2 * n1 + c0), buf + 2 * k2 * bw, bw);
+        }
+    }
+}
+
+/* The DIT core's scratch (complex values): shared, z and, where the
+   columns run passes, their scratch; each thread's own, a row's result
+   and its core's scratch */
+static int64_t F(dit_shared)(const F(core) *c)
+{
+    return c->c1->small ? c->n : 2 * c->n;
+}
+
+static int64_t F(dit_own)(const F(core) *c)
+{
+    return c->n2 + c->c2->work;
+}
+
+/* n = R*M (R = n1, M = n2), decimation in time by R: z[r*M + m] =
+   x[m*R + r]; each row r of z transformed (length M, in cache), times
+   W_n^(r*k); then the M columns of z (length R, M apart) into y.  Each
+   step streams the data once.  Threads share the rows of x, the rows of
+   z and the columns, cut where the work is the same as on one thread. */
+static void F(dit_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *y,
+                       T *work)
+{
+    const int64_t R = c->n1, M = c->n2, own = F(dit_own)(c);
+    T *z = work, *scr = work + 2 * c->n;
+
+#ifdef _OPENMP
+#pragma omp parallel num_threads(c->nt) if (c->nt > 1)
+#endif
+    {
+#ifdef _OPENMP
+        const int id = omp_get_thread_num(), nth = omp_get_num_threads();
+#else
+        const int id = 0, nth = 1;
+#endif
+        T *sub = work + 2 * (F(dit_shared)(c) + id * own);
+        /* shares of 64 rows or columns: whole vectors, as on one thread */
+        const int64_t per = ((M + 63) / 64 + nth - 1) / nth * 64;
+        const int64_t m0 = id * per < M ? id * per : M, m1 = m0 + per < M ? m0 + per : M;
+
+        if (m1 > m0)
+            kt->KTRTW(m1 - m0, R, 0, M, NULL, NULL, x + 2 * m0 * R, z + 2 * m0);
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp for schedule(static)
+#endif
+        for (int64_t r = 0; r < R; r++) {
+            F(core_run)(c->c2, kt, z + 2 * r * M, sub, sub + 2 * M);
+            kt->KTW(M, r, c->lo, c->hi, sub, z + 2 * r * M);
+        }
+        if (c->c1->small) {
+            if (m1 > m0)
+                kt->KSMALLIL[c->fwd][c->c1->small](m1 - m0, M, z + 2 * m0, y + 2 * m0);
+        } else {
+            F(stock_passes)(c->c1, kt, M, 0, c->c1->nst, z, y, scr, id, nth);
         }
     }
 }
@@ -300,6 +347,9 @@ static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
         break;
     case CORE_4STEP:
         F(fourstep_run)(c, kt, x, y, work);
+        break;
+    case CORE_DIT:
+        F(dit_run)(c, kt, x, y, work);
         break;
     default:
         F(blue_run)(c, kt, x, y, work);

@@ -90,8 +90,9 @@ static int F(pass_orders)(const int *r, int ns, nla_fft_choice *cand, int nc)
 }
 
 /* The candidates, the likeliest first (a measurement may stop early): the
-   rules' core, the default passes and the default split, the codelet, the
-   other pass orders, the neighbouring splits. */
+   rules' core, the default passes and the default split, the DIT cores
+   (past half the L2), the codelet, the other pass orders, the
+   neighbouring splits. */
 static int F(candidates)(int64_t n, int fwd, nla_fft_choice *cand)
 {
     const int64_t lim = nla_tuning_get()->fft.stockham_max_bytes;
@@ -120,6 +121,12 @@ static int F(candidates)(int64_t n, int fwd, nla_fft_choice *cand)
     c.n1 = n1;
     if (split && n1 >= 2)
         nc = F(cand_add)(cand, nc, &c);
+    c.kind = 'd';
+    for (int64_t R = 8; passes && F(past_l2)(2 * n) && R <= NLA_FFT_TR_MAXB && n % R == 0;
+         R *= 2) {
+        c.n1 = R;
+        nc = F(cand_add)(cand, nc, &c);
+    }
     if (passes && F(has_codelet)(n, fwd)) {
         memset(&c, 0, sizeof c);
         c.kind = 'c';

@@ -106,12 +106,23 @@ int nla_fft_choice_parse(const char *tok, int64_t n, nla_fft_choice *c, char *wh
                        "prime factors <= 13)", tok);
         return 0;
     }
+    case 'd': {
+        const char *s = tok + 1;
+        c->n1 = read_num(&s);
+        if (c->n1 < 0 || *s != '\0')
+            return bad(why, len, "is not d<R>", tok);
+        if (c->n1 < 2 || c->n1 > NLA_FFT_TR_MAXB || c->n1 > n / 2 || n % c->n1 != 0 ||
+            !nla_fft_smooth(n))
+            return bad(why, len, "is not a DIT split of n (2 <= R <= 64, n/R >= 2, "
+                       "prime factors <= 13)", tok);
+        return 0;
+    }
     case 'b':
         if (tok[1] != '\0' || nla_fft_smooth(n))
             return bad(why, len, "(Bluestein) needs a prime factor of n over 13", tok);
         return 0;
     default:
-        return bad(why, len, "is not s..., c, f<n1> or b", tok);
+        return bad(why, len, "is not s..., c, f<n1>, d<R> or b", tok);
     }
 }
 
@@ -125,8 +136,8 @@ void nla_fft_choice_format(const nla_fft_choice *c, char *tok)
             at += (size_t)snprintf(tok + at, NLA_FFT_TOKEN_LEN - at, i ? ".%d" : "%d",
                                    c->r[i]);
         tok[at] = '\0';
-    } else if (c->kind == 'f') {
-        snprintf(tok, NLA_FFT_TOKEN_LEN, "f%lld", (long long)c->n1);
+    } else if (c->kind == 'f' || c->kind == 'd') {
+        snprintf(tok, NLA_FFT_TOKEN_LEN, "%c%lld", c->kind, (long long)c->n1);
     } else {
         tok[0] = c->kind;
         tok[1] = '\0';

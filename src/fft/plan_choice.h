@@ -9,6 +9,8 @@
  *                the default passes where it has none), also for batches
  *                where it has an interleaved one; s... runs the passes
  *   f<n1>        four-step, n = n1*n2, n2 columns of length n1 first
+ *   d<R>         decimation in time by R <= 64: R rows of length n/R in
+ *                cache, then n/R columns of length R
  *   b            Bluestein (n with a prime factor over NLA_FFT_MAX_ODD)
  * The wisdom text is line-based:
  *   nla-fft-wisdom 1
@@ -28,10 +30,10 @@
 #define NLA_FFT_TOKEN_LEN 192
 
 typedef struct nla_fft_choice {
-    char kind;                       /* 's', 'c', 'f' or 'b' */
+    char kind;                       /* 's', 'c', 'f', 'd' or 'b' */
     int nr;                          /* 's': the passes' radices, in order */
     int r[NLA_FFT_MAX_PASSES];
-    int64_t n1;                      /* 'f': the first factor */
+    int64_t n1;                      /* 'f': the first factor; 'd': R */
 } nla_fft_choice;
 
 /* 1 if n's prime factors are all at most NLA_FFT_MAX_ODD */

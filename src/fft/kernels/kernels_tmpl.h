@@ -166,6 +166,10 @@ const nla_fft_kernels NLA_FKTAB = {
     .ssmall = FK_SMALLS(sv, 8),
     .dsmall_il = FK_ILS(dv),
     .ssmall_il = FK_ILS(sv),
+    .dtranspose_tw = dv_transpose_tw,
+    .stranspose_tw = sv_transpose_tw,
+    .dtwiddle = dv_twiddle,
+    .stwiddle = sv_twiddle,
     .dmulconj = dv_mulconj,
     .smulconj = sv_mulconj,
 };
@@ -484,6 +488,8 @@ FK_INLINE void FK(lane_range)(int r, int fwd, int64_t m, int64_t s, const FK_T *
 #include "small_tmpl.h"
 
 #include "real_step_tmpl.h"
+
+#include "twiddle_tmpl.h"
 
 #ifndef FK_ONE
 /* The s == 1 pass of a power-of-two radix with per-lane twiddles

@@ -245,13 +245,13 @@ FK_SMALL_DEF(7, 128)
 FK_SMALL_DEF(8, 256)
 #undef FK_SMALL_DEF
 #define FK_IL_DEF(k, n)                                                        \
-    static void FK(il##k##f)(int64_t B, const FK_T *x, FK_T *y)                \
+    static void FK(il##k##f)(int64_t cnt, int64_t B, const FK_T *x, FK_T *y)   \
     {                                                                          \
-        FK(small_il)(n, 1, B, B, x, y);                                        \
+        FK(small_il)(n, 1, cnt, B, x, y);                                      \
     }                                                                          \
-    static void FK(il##k##b)(int64_t B, const FK_T *x, FK_T *y)                \
+    static void FK(il##k##b)(int64_t cnt, int64_t B, const FK_T *x, FK_T *y)   \
     {                                                                          \
-        FK(small_il)(n, 0, B, B, x, y);                                        \
+        FK(small_il)(n, 0, cnt, B, x, y);                                      \
     }
 FK_IL_DEF(1, 2)
 FK_IL_DEF(2, 4)

@@ -173,6 +173,22 @@ static void real_forced(const char *caches, int64_t fuse_bytes, int every)
 Test(fft_real_forms, fused) { real_forced("1K,2M,512M", 2048, 1); }
 Test(fft_real_forms, separate) { real_forced("1G,2G,4G", (int64_t)2 << 30, 0); }
 
+/* The DIT core's real transforms (a 16 KiB L2, a 1 KiB L1d): half-lengths
+   1024 to 4096 take d8 to d32 in double and d8, d16 in float; R2C runs its
+   real step inside the core's columns, C2R apart */
+Test(fft_real_forms, dit)
+{
+    static const int64_t sizes[] = { 2048, 4096, 6144, 8192 };
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "1K,16K,1G", 1);
+    setup();
+    cr_assert_eq(nla_cpu_config_value("l2"), 16384);
+    for (int pi = 0; pi < 2; pi++)
+        for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+            fc_real_check(ctx, pi ? NLA_FLOAT : NLA_DOUBLE, sizes[i], 2.0);
+    teardown();
+}
+
 /* forward then backward with scale 1/n gives x back; unscaled gives n*x */
 Test(fft, round_trip)
 {

@@ -17,11 +17,17 @@
 
 static nla_context *ctx;
 
-/* The library reads NLA_CPU_ISA once, at its first use: each Criterion
-   test is its own process, so the setting holds for the whole test. */
-static void use_isa(const char *isa)
+/* The library reads NLA_CPU_ISA (and the caches of the derived
+   configuration, when caches is not NULL) once, at its first use: each
+   Criterion test is its own process, so the setting holds for the whole
+   test. */
+static void use_isa(const char *isa, const char *caches)
 {
     setenv("NLA_CPU_ISA", isa, 1);
+    if (caches) {
+        setenv("NLA_CPU_TUNE", "derived", 1);
+        setenv("NLA_TUNE_CACHES", caches, 1);
+    }
     ctx = ref_cpu_context();
 }
 static void teardown(void) { nla_context_destroy(ctx); }
@@ -136,20 +142,43 @@ static void every_real(int64_t nmax)
             fc_real_check(ctx, pi ? NLA_FLOAT : NLA_DOUBLE, n, fc_smooth(n) ? 2.0 : 10.0);
 }
 
-/* One Stockham transform past NLA_FFT_THREADS_MIN_N (2^18) on 1, 2 and 3
-   threads: each pass is shared so that every vector holds what it holds
-   on one thread, so the bits are the same; and the result is the DFT
-   (the first case only with NLA_TEST_SMALL).  The sizes cover lane and
-   broadcast passes, broadcast passes whose s is not a multiple of 8
-   (5^8), mixed radices, floats, and both real transforms (their real
-   step inside a pass at this size). */
+/* One transform past NLA_FFT_THREADS_MIN_N (2^18) on 1, 2 and 3 threads:
+   each step is shared so that every vector holds what it holds on one
+   thread, so the bits are the same; and the result is the DFT (the first
+   case only with NLA_TEST_SMALL). */
+struct thr_case { nla_fft_kind k; nla_precision p; int64_t n; };
+
+static void threads_check(const struct thr_case *cases, size_t nc);
+
+/* Stockham passes (a 64 MiB L2): lane and broadcast passes, broadcast
+   passes whose s is not a multiple of 8 (5^8), mixed radices, floats, and
+   both real transforms (their real step inside a pass at this size) */
+#define STOCK_CACHES "48K,64M,1G"
 static void stockham_threads(void)
 {
-    static const struct { nla_fft_kind k; nla_precision p; int64_t n; } cases[] = {
+    static const struct thr_case cases[] = {
         { NLA_FFT_C2C, NLA_DOUBLE, 1 << 18 }, { NLA_FFT_C2C, NLA_DOUBLE, 390625 },
         { NLA_FFT_C2C, NLA_DOUBLE, 300000 }, { NLA_FFT_C2C, NLA_FLOAT, 1 << 19 },
         { NLA_FFT_R2C, NLA_DOUBLE, 1 << 19 }, { NLA_FFT_C2R, NLA_DOUBLE, 1 << 19 } };
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    threads_check(cases, sizeof cases / sizeof *cases);
+}
+
+/* The DIT core (a 512 KiB L2): d64 for 2^18 double, 2^19 float and the
+   real transforms' 2^18 (R2C with its real step inside the columns, C2R
+   apart) */
+#define DIT_CACHES "48K,512K,1G"
+static void dit_threads(void)
+{
+    static const struct thr_case cases[] = {
+        { NLA_FFT_C2C, NLA_DOUBLE, 1 << 18 }, { NLA_FFT_C2C, NLA_FLOAT, 1 << 19 },
+        { NLA_FFT_R2C, NLA_DOUBLE, 1 << 19 }, { NLA_FFT_C2R, NLA_DOUBLE, 1 << 19 } };
+    cr_assert_eq(nla_cpu_config_value("l2"), 512 * 1024);
+    threads_check(cases, sizeof cases / sizeof *cases);
+}
+
+static void threads_check(const struct thr_case *cases, size_t nc)
+{
+    for (size_t i = 0; i < nc; i++) {
         const nla_precision p = cases[i].p;
         const int64_t n = cases[i].n;
         const size_t obytes = (size_t)(cases[i].k == NLA_FFT_C2C ? 2 * n
@@ -188,7 +217,9 @@ static void stockham_threads(void)
 }
 
 #define ISA_SUITE(isa)                                                         \
-    static void init_##isa(void) { use_isa(#isa); }                            \
+    static void init_##isa(void) { use_isa(#isa, NULL); }                      \
+    static void init_##isa##_stock(void) { use_isa(#isa, STOCK_CACHES); }      \
+    static void init_##isa##_dit(void) { use_isa(#isa, DIT_CACHES); }          \
     TestSuite(fft_##isa, .init = init_##isa, .fini = teardown);                \
     Test(fft_##isa, c2c_every_n)                                               \
     {                                                                          \
@@ -205,10 +236,16 @@ static void stockham_threads(void)
         need_isa(#isa);                                                        \
         every_real(REF_SIZE(200, 40));                                         \
     }                                                                          \
-    Test(fft_##isa, stockham_threads)                                          \
+    Test(fft_threads_##isa, stockham, .init = init_##isa##_stock,             \
+         .fini = teardown)                                                     \
     {                                                                          \
         need_isa(#isa);                                                        \
         stockham_threads();                                                    \
+    }                                                                          \
+    Test(fft_threads_##isa, dit, .init = init_##isa##_dit, .fini = teardown)   \
+    {                                                                          \
+        need_isa(#isa);                                                        \
+        dit_threads();                                                         \
     }
 
 ISA_SUITE(generic)

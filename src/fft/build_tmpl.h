@@ -210,25 +210,31 @@ static void F(core_threads)(F(core) *c, int nt)
     }
 }
 
-/* The tables of W_n^e = lo[e % nlo] * hi[e / nlo], e < n: lo[t] = W_n^t,
-   t < nlo; hi[t] = W_n^(t*nlo), t < n/nlo */
+/* The tables of W_n^e = lo[e % nlo] * hi[e / nlo], e < n, nlo | n:
+   lo[t] = W_n^t, t < nlo; hi[t] = W_n^(t*nlo) = W_(n/nlo)^t, t < n/nlo
+   (both from tw_table, conjugated forward) */
 static int F(tw_pair)(F(core) *c, int64_t nlo)
 {
-    const int sign = c->fwd ? -1 : 1;
+    const double sg = c->fwd ? -1.0 : 1.0;
     const int64_t nhi = c->n / nlo;
+    double *wl = tw_table(c->n, nlo), *wh = tw_table(nhi, nhi);
+    int rc = -1;
 
+    c->nlo = nlo;
     c->lo = F(talloc)(nlo);
     c->hi = F(talloc)(nhi);
-    if (!c->lo || !c->hi)
-        return -1;
-    for (int64_t t = 0; t < nlo + nhi; t++) {
-        double re, im;
-        T *o = t < nlo ? c->lo + 2 * t : c->hi + 2 * (t - nlo);
-        twiddle(t < nlo ? t : (t - nlo) * nlo, c->n, sign, &re, &im);
-        o[0] = (T)re;
-        o[1] = (T)im;
+    if (wl && wh && c->lo && c->hi) {
+        for (int64_t t = 0; t < nlo + nhi; t++) {
+            const double *v = t < nlo ? wl + 2 * t : wh + 2 * (t - nlo);
+            T *o = t < nlo ? c->lo + 2 * t : c->hi + 2 * (t - nlo);
+            o[0] = (T)v[0];
+            o[1] = (T)(sg * v[1]);
+        }
+        rc = 0;
     }
-    return 0;
+    free(wl);
+    free(wh);
+    return rc;
 }
 
 /* n = n1*n2 */
@@ -256,7 +262,8 @@ static int F(dit_build)(F(core) *c, int64_t R)
     c->n2 = c->n / R;
     c->c1 = F(stock_core)(c->n1, c->fwd);
     c->c2 = F(core_build)(c->n2, c->fwd, NULL);
-    if (!c->c1 || !c->c2 || F(tw_pair)(c, c->n2) != 0)
+    /* lo and hi of about sqrt(n) values each */
+    if (!c->c1 || !c->c2 || F(tw_pair)(c, F(split)(c->n)) != 0)
         return -1;
     F(core_threads)(c, 1);
     return 0;

@@ -68,7 +68,8 @@ struct F(core) {
     int64_t n1, n2, blk;
     int nt;                       /* threads over the column blocks (a plan of one transform) */
     F(core) *c1, *c2;
-    T *lo, *hi;                   /* W_n^t (F(tw_pair)) */
+    int64_t nlo;
+    T *lo, *hi;                   /* W_n^t = lo[t % nlo] * hi[t / nlo] (F(tw_pair)) */
     /* CORE_BLUE */
     int64_t m;
     F(core) *cm;                  /* forward, length m */
@@ -263,17 +264,55 @@ static int64_t F(dit_own)(const F(core) *c)
     return c->n2 + c->c2->work;
 }
 
-/* n = R*M (R = n1, M = n2), decimation in time by R: z[r*M + m] =
-   x[m*R + r]; each row r of z transformed (length M, in cache), times
-   W_n^(r*k); then the M columns of z (length R, M apart) into y.  Each
-   step streams the data once.  Threads share the rows of x, the rows of
-   z and the columns, cut where the work is the same as on one thread. */
+/* Thread id of nth's share of M: multiples of 64 (whole vectors, the same
+   as on one thread) */
+static void F(dit_share)(int64_t M, int id, int nth, int64_t *m0, int64_t *m1)
+{
+    const int64_t per = ((M + 63) / 64 + nth - 1) / nth * 64;
+    *m0 = id * per < M ? id * per : M;
+    *m1 = *m0 + per < M ? *m0 + per : M;
+}
+
+/* The DIT core's first two steps, thread id of nth's share: z[r*M + m] =
+   x[m*R + r], then each row r of z transformed (length M, in cache) and
+   times W_n^(r*k).  z is work's first n values; the threads meet after
+   each step. */
+static void F(dit_rows)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *work,
+                        int id, int nth)
+{
+    const int64_t R = c->n1, M = c->n2;
+    T *z = work, *sub = work + 2 * (F(dit_shared)(c) + id * F(dit_own)(c));
+    int64_t m0, m1;
+
+    F(dit_share)(M, id, nth, &m0, &m1);
+    if (m1 > m0)
+        kt->KTRTW(m1 - m0, R, 0, M, NULL, NULL, x + 2 * m0 * R, z + 2 * m0);
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp for schedule(static)
+#endif
+    for (int64_t r = 0; r < R; r++) {
+        F(core_run)(c->c2, kt, z + 2 * r * M, sub, sub + 2 * M);
+        kt->KTW(M, r, c->nlo, c->lo, c->hi, sub, z + 2 * r * M);
+    }
+}
+
+/* The DIT core's columns q in [q0, q1) (length R, M apart), z -> y, by the
+   interleaved codelet (R = 2^k <= 2^NLA_FFT_IL_LOG) */
+static void F(dit_cols)(const F(core) *c, const nla_fft_kernels *kt, const T *z, T *y,
+                        int64_t q0, int64_t q1)
+{
+    if (q1 > q0)
+        kt->KSMALLIL[c->fwd][c->c1->small](q1 - q0, c->n2, z + 2 * q0, y + 2 * q0);
+}
+
+/* n = R*M (R = n1, M = n2), decimation in time by R: F(dit_rows), then
+   the M columns of z (length R, M apart) into y, each step streaming the
+   data once.  Threads share the rows of x, the rows of z and the
+   columns, cut where the work is the same as on one thread. */
 static void F(dit_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *y,
                        T *work)
 {
-    const int64_t R = c->n1, M = c->n2, own = F(dit_own)(c);
-    T *z = work, *scr = work + 2 * c->n;
-
 #ifdef _OPENMP
 #pragma omp parallel num_threads(c->nt) if (c->nt > 1)
 #endif
@@ -283,27 +322,14 @@ static void F(dit_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x, 
 #else
         const int id = 0, nth = 1;
 #endif
-        T *sub = work + 2 * (F(dit_shared)(c) + id * own);
-        /* shares of 64 rows or columns: whole vectors, as on one thread */
-        const int64_t per = ((M + 63) / 64 + nth - 1) / nth * 64;
-        const int64_t m0 = id * per < M ? id * per : M, m1 = m0 + per < M ? m0 + per : M;
-
-        if (m1 > m0)
-            kt->KTRTW(m1 - m0, R, 0, M, NULL, NULL, x + 2 * m0 * R, z + 2 * m0);
-#ifdef _OPENMP
-#pragma omp barrier
-#pragma omp for schedule(static)
-#endif
-        for (int64_t r = 0; r < R; r++) {
-            F(core_run)(c->c2, kt, z + 2 * r * M, sub, sub + 2 * M);
-            kt->KTW(M, r, c->lo, c->hi, sub, z + 2 * r * M);
-        }
-        if (c->c1->small) {
-            if (m1 > m0)
-                kt->KSMALLIL[c->fwd][c->c1->small](m1 - m0, M, z + 2 * m0, y + 2 * m0);
-        } else {
-            F(stock_passes)(c->c1, kt, M, 0, c->c1->nst, z, y, scr, id, nth);
-        }
+        int64_t q0, q1;
+        F(dit_rows)(c, kt, x, work, id, nth);
+        F(dit_share)(c->n2, id, nth, &q0, &q1);
+        if (c->c1->small)
+            F(dit_cols)(c, kt, work, y, q0, q1);
+        else
+            F(stock_passes)(c->c1, kt, c->n2, 0, c->c1->nst, work, y, work + 2 * c->n, id,
+                            nth);
     }
 }
 

@@ -12,7 +12,8 @@
  *   separate  a sweep of its own after the transform (R2C) or before it
  *             (C2R), each k from aligned loads (r2c_post, c2r_pre)
  *   fused     inside the edge pass next to the real data: R2C's last
- *             pass, C2R's first.  That pass splits the h values into r
+ *             pass, C2R's first; or R2C's columns of a DIT core (its
+ *             radix R as r, M as s).  That pass splits the h values into r
  *             runs s apart (s = h/r), and the mirror of k = q + s*j is
  *             h - k = (s - q) + s*(r-1-j): a block of q and its mirror
  *             block of s - q hold whole pairs (k, h-k).  Block by block,
@@ -27,20 +28,29 @@
  */
 
 /* Whether the real step of this plan runs fused: even n, unit strides, a
-   Stockham core of two passes or more whose h values pass
-   fft.real_fuse_bytes */
+   Stockham core of two passes or more (or, R2C, a DIT core whose columns
+   run the interleaved codelet) whose h values pass fft.real_fuse_bytes */
 static int F(real_fusable)(const F(plan) *p)
 {
     const F(core) *c = p->c;
+    const int stock = c->type == CORE_STOCK && !c->small && c->nst >= 2;
+    const int dit = c->type == CORE_DIT && c->c1->small && p->d.kind == NLA_FFT_R2C;
     return p->d.kind != NLA_FFT_C2C && p->d.n % 2 == 0 && p->d.istride == 1 &&
-           p->d.ostride == 1 && c->type == CORE_STOCK && !c->small && c->nst >= 2 &&
+           p->d.ostride == 1 && (stock || dit) &&
            c->n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.real_fuse_bytes;
 }
 
-/* The edge pass next to the real data: R2C's last, C2R's first */
+/* The edge pass next to the real data: R2C's last, C2R's first (a DIT
+   core: its columns) */
 static int F(edge_pass)(const F(plan) *p)
 {
-    return p->d.kind == NLA_FFT_R2C ? p->c->nst - 1 : 0;
+    return p->d.kind == NLA_FFT_R2C && p->c->type == CORE_STOCK ? p->c->nst - 1 : 0;
+}
+
+/* The radix of the edge pass (a DIT core: R) */
+static int F(edge_radix)(const F(plan) *p)
+{
+    return p->c->type == CORE_DIT ? (int)p->c->n1 : p->c->st[F(edge_pass)(p)].r;
 }
 
 /* The twiddles W_n^k, k <= n/2 (separate); fused, W_n^k for k = q + s*j
@@ -54,7 +64,7 @@ static int F(real_setup)(F(plan) *p)
     double *w;
 
     p->fused = F(real_fusable)(p);
-    r = p->fused ? p->c->st[F(edge_pass)(p)].r : 0;
+    r = p->fused ? F(edge_radix)(p) : 0;
     nw = p->fused ? h / r / 2 + 1 : h + 1;
     w = tw_table(n, nw);
     p->rtw = F(talloc)(nw + r);
@@ -112,9 +122,13 @@ static void F(edge_block)(const F(fused) *f, const T *src, T *dst, int64_t qa, i
     const F(core) *c = f->p->c;
     if (!f->r2c)
         F(pairs_run)(f, q0, qb, 0, nj);
-    F(pass_range)(c, f->p->kt, f->e, f->sl, 1, qa, qb, src, dst);
-    if (ma < mb)
-        F(pass_range)(c, f->p->kt, f->e, f->sl, 1, ma, mb, src, dst);
+    for (int i = 0; i < 2; i++) {
+        const int64_t a = i ? ma : qa, b = i ? mb : qb;
+        if (c->type == CORE_DIT)
+            F(dit_cols)(c, f->p->kt, src, dst, a, b);
+        else if (a < b)
+            F(pass_range)(c, f->p->kt, f->e, f->sl, 1, a, b, src, dst);
+    }
     if (f->r2c)
         F(pairs_run)(f, q0, qb, 0, nj);
 }
@@ -156,7 +170,8 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
     }
 }
 
-/* Thread id of nth's share of one fused transform.  R2C: the passes but
+/* Thread id of nth's share of one fused transform.  A DIT core (R2C):
+   its rows into z, then its columns and the pairs into y.  R2C: the passes but
    the last into z (x read as h complex values; out of place, y is their
    other buffer), then the last pass and the pairs into y; x == y works,
    as the first pass has read x before the last writes y.  C2R: the pairs
@@ -166,6 +181,11 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
 static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int id, int nth)
 {
     const F(core) *c = f->p->c;
+    if (c->type == CORE_DIT) {
+        F(dit_rows)(c, f->p->kt, x, z, id, nth);
+        F(fused_edge)(f, z, y, id, nth);
+        return;
+    }
     if (f->r2c) {
         F(stock_passes)(c, f->p->kt, 1, 0, c->nst - 1, x, z, x != y ? y : scr, id, nth);
         F(fused_edge)(f, z, y, id, nth);
@@ -184,7 +204,7 @@ static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int
 static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
 {
     const F(core) *c = p->c;
-    const int r2c = p->d.kind == NLA_FFT_R2C, e = F(edge_pass)(p), r = c->st[e].r;
+    const int r2c = p->d.kind == NLA_FFT_R2C, e = F(edge_pass)(p), r = F(edge_radix)(p);
     T *z = work, *scr = work + 2 * c->n;
     const F(fused) f = { p, e, r, r2c, c->n, c->n / r, e ? c->n / r : 1, x, r2c ? y : z };
 

@@ -117,20 +117,20 @@ typedef struct nla_fft_kernels {
                                              double *y);
     void (*ssmall_il[2][NLA_FFT_IL_LOG + 1])(int64_t cnt, int64_t B, const float *x,
                                              float *y);
-    /* Between sub-transforms (twiddle_tmpl.h), with W_n^e = lo[e % n1] *
-       hi[e / n1]: transpose_tw takes rows k < n1 of bw complex values,
-       x[k*bw + b], to t[b*ld + k], times W_n^((j0 + b)*k) (the four-step
-       core's middle step), or plain when lo is NULL (the DIT core's
-       first), bw <= NLA_FFT_TR_MAXB; twiddle z[k] = x[k] * W_n^(j*k),
-       k < n1 (the DIT core's middle step) */
+    /* Between sub-transforms (twiddle_tmpl.h), with W_n^e = lo[e % nlo] *
+       hi[e / nlo]: transpose_tw takes rows k < n1 of bw complex values,
+       x[k*bw + b], to t[b*ld + k], times W_n^((j0 + b)*k) with nlo = n1
+       (the four-step core's middle step), or plain when lo is NULL (the
+       DIT core's first), bw <= NLA_FFT_TR_MAXB; twiddle z[k] = x[k] *
+       W_n^(j*k), k < n1 (the DIT core's middle step) */
     void (*dtranspose_tw)(int64_t n1, int64_t bw, int64_t j0, int64_t ld, const double *lo,
                           const double *hi, const double *x, double *t);
     void (*stranspose_tw)(int64_t n1, int64_t bw, int64_t j0, int64_t ld, const float *lo,
                           const float *hi, const float *x, float *t);
-    void (*dtwiddle)(int64_t n1, int64_t j, const double *lo, const double *hi,
+    void (*dtwiddle)(int64_t n1, int64_t j, int64_t nlo, const double *lo, const double *hi,
                      const double *x, double *z);
-    void (*stwiddle)(int64_t n1, int64_t j, const float *lo, const float *hi, const float *x,
-                     float *z);
+    void (*stwiddle)(int64_t n1, int64_t j, int64_t nlo, const float *lo, const float *hi,
+                     const float *x, float *z);
     /* y[i] = conj(a[i] * b[i]), i < n (complex) */
     void (*dmulconj)(int64_t n, const double *a, const double *b, double *y);
     void (*smulconj)(int64_t n, const float *a, const float *b, float *y);

@@ -4,8 +4,9 @@
  * included by kernels_tmpl.h once per precision and width (its macros in
  * scope).
  *
- * Both take W_n^e as lo[e % n1] * hi[e / n1] (lo: W_n^t, t < n1; hi:
- * W_n^(t*n1)), one product of two table entries, never a recurrence.
+ * Both take W_n^e as lo[e % nlo] * hi[e / nlo] (lo: W_n^t, t < nlo; hi:
+ * W_n^(t*nlo)), one product of two table entries, never a recurrence;
+ * transpose_tw with nlo = n1.
  */
 
 FK_INLINE void FK(tw_w)(const FK_T *lo, const FK_T *hi, int64_t el, int64_t eh, FK_T *wr,
@@ -93,11 +94,12 @@ static __attribute__((unused)) void FK(transpose_tw)(int64_t n1, int64_t bw, int
    times a table of W_n^(j*l), l < W*FK_TWG, made once a call (real and
    imaginary parts apart, so that forming the twiddle takes no shuffle) */
 #define FK_TWG 8
-static __attribute__((unused)) void FK(twiddle)(int64_t n1, int64_t j, const FK_T *lo,
-                                                const FK_T *hi, const FK_T *x, FK_T *z)
+static __attribute__((unused)) void FK(twiddle)(int64_t n1, int64_t j, int64_t nlo,
+                                                const FK_T *lo, const FK_T *hi, const FK_T *x,
+                                                FK_T *z)
 {
     const int64_t gl = W * FK_TWG, kv = n1 >= gl ? n1 - n1 % gl : 0;
-    const int64_t dl = j * gl % n1, dh = j * gl / n1;
+    const int64_t dl = j * gl % nlo, dh = j * gl / nlo;
     int64_t el = 0, eh = 0;
     V qr[FK_TWG], qi[FK_TWG];
 
@@ -105,7 +107,7 @@ static __attribute__((unused)) void FK(twiddle)(int64_t n1, int64_t j, const FK_
         for (int l = 0; l < W; l++) {
             const int64_t e = j * (W * g + l);
             FK_T wr, wi;
-            FK(tw_w)(lo, hi, e % n1, e / n1, &wr, &wi);
+            FK(tw_w)(lo, hi, e % nlo, e / nlo, &wr, &wi);
             qr[g][2 * l] = qr[g][2 * l + 1] = wr;
             qi[g][2 * l] = qi[g][2 * l + 1] = wi;
         }
@@ -119,13 +121,13 @@ static __attribute__((unused)) void FK(twiddle)(int64_t n1, int64_t j, const FK_
             FK(st)(z + 2 * (k + W * g), FK(cmul)(FK(ld)(x + 2 * (k + W * g)), wr, wi));
         }
         el += dl;
-        eh += dh + (el >= n1);
-        el -= el >= n1 ? n1 : 0;
+        eh += dh + (el >= nlo);
+        el -= el >= nlo ? nlo : 0;
     }
     for (int64_t k = kv; k < n1; k++) {
         const int64_t e = j * k;
         FK_T wr, wi, ar = x[2 * k], ai = x[2 * k + 1];
-        FK(tw_w)(lo, hi, e % n1, e / n1, &wr, &wi);
+        FK(tw_w)(lo, hi, e % nlo, e / nlo, &wr, &wi);
         z[2 * k] = ar * wr - ai * wi;
         z[2 * k + 1] = ar * wi + ai * wr;
     }

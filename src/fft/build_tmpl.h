@@ -114,6 +114,35 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
         ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';
 }
 
+/* Stage i's broadcast table tw[p*(r-1) + k-1] = W^(p*k), from w = W_n^t
+   (tw_table), where its passes take it: at every pass of a core that runs
+   B > 1 interleaved transforms (c->batch), else where the values q of a
+   pass fill a vector or it has one p (F(pass_bc)).  0, or -1 when out of
+   memory. */
+static int F(stage_bc)(F(core) *c, int i, const double *w)
+{
+    const double sg = c->fwd ? -1.0 : 1.0;
+    F(stage) *st = &c->st[i];
+    const int r = st->r;
+    int64_t s = 1;
+
+    for (int j = 0; j < i; j++)
+        s *= c->st[j].r;
+    const int64_t step = s, m = st->m;   /* the stage's length is n/s: W^e = W_n^(e*s) */
+    if (!c->batch && m > 1 && s < nla_fft_kernels_get()->KVC)
+        return 0;
+    st->tw = F(talloc)(m * (r - 1));
+    if (!st->tw)
+        return -1;
+    for (int64_t p = 0; p < m; p++)
+        for (int k = 1; k < r; k++) {
+            const double *v = w + 2 * (p * k * step);
+            st->tw[2 * (p * (r - 1) + k - 1)] = (T)v[0];
+            st->tw[2 * (p * (r - 1) + k - 1) + 1] = (T)(sg * v[1]);
+        }
+    return 0;
+}
+
 /* The passes of radices r[0..ns) (product c->n), their twiddles looked up
    in one table of W_n^t (tw_table), conjugated for forward cores. */
 static int F(stock_build)(F(core) *c, const int *r, int ns)
@@ -132,15 +161,8 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
         st->r = r[i];
         st->slot = nla_fft_radix_slot(r[i]);
         st->m = m;
-        st->tw = F(talloc)(m * (r[i] - 1));
-        if (!st->tw)
+        if (F(stage_bc)(c, i, w) != 0)
             break;
-        for (int64_t p = 0; p < m; p++)
-            for (int k = 1; k < r[i]; k++) {
-                const double *v = w + 2 * (p * k * step);
-                st->tw[2 * (p * (r[i] - 1) + k - 1)] = (T)v[0];
-                st->tw[2 * (p * (r[i] - 1) + k - 1) + 1] = (T)(sg * v[1]);
-            }
         if (s < 8) {
             int64_t sm = s * m;
             st->twl = F(talloc)(sm * (r[i] - 1));
@@ -166,6 +188,25 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
     return len == 1 ? 0 : -1;
 }
 
+/* Makes c (a Stockham core) fit to run B > 1 interleaved transforms: the
+   broadcast tables its passes then take.  0, or -1 when out of memory. */
+static int F(stock_batch)(F(core) *c)
+{
+    double *w = NULL;
+    int rc = 0;
+
+    c->batch = 1;
+    for (int i = 0; i < c->nst && rc == 0; i++) {
+        if (c->st[i].tw)
+            continue;
+        if (!w)
+            w = tw_table(c->n, c->n);
+        rc = w ? F(stage_bc)(c, i, w) : -1;
+    }
+    free(w);
+    return rc;
+}
+
 /* A Stockham core of length n on the default passes, whatever its size,
    with the codelet where there is one (the four-step's columns: blocks of
    them run the interleaved codelet) */
@@ -177,6 +218,7 @@ static F(core) *F(stock_core)(int64_t n, int fwd)
         return NULL;
     c->n = n;
     c->fwd = fwd;
+    c->batch = 1;
     if (ns == 0 || F(stock_build)(c, r, ns) != 0) {
         F(core_free)(c);
         return NULL;

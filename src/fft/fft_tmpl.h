@@ -62,6 +62,7 @@ struct F(core) {
     int small;                    /* log2 n when the codelet KSMALL[fwd][small] does it, else 0 */
     int64_t work;                 /* complex scratch values run() needs */
     /* CORE_STOCK */
+    int batch;                    /* runs B > 1 interleaved transforms (F(stage_bc)) */
     int nst;
     F(stage) st[MAX_STAGES];
     /* CORE_4STEP and CORE_DIT */
@@ -109,6 +110,7 @@ static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work);
    the plan's core by the effort, wisdom or measurement (measure_tmpl.h) */
 static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch);
 static void F(core_threads)(F(core) *c, int nt);
+static int F(stock_batch)(F(core) *c);
 static nla_status F(core_plan)(int64_t n, int fwd, const nla_exec *ex, F(core) **out);
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
                         T *y, T *work);
@@ -462,6 +464,10 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
     p->work = len + p->c->work;
     p->cols = d->kind == NLA_FFT_C2C && p->c->type == CORE_STOCK && d->howmany > 1 &&
               d->istride > 1 && d->ostride == d->istride && d->idist == 1 && d->odist == 1;
+    if (p->cols && F(stock_batch)(p->c) != 0) {
+        F(plan_free)(p);
+        return NLA_ENOMEM;
+    }
     if (p->cols && p->work < 2 * COL_BLOCK * n)
         p->work = 2 * COL_BLOCK * n;
     if (d->kind == NLA_FFT_C2C && p->c->small && d->istride == 1 && d->ostride == 1 &&

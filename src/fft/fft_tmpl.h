@@ -83,6 +83,7 @@ typedef struct F(plan) {
     const nla_fft_kernels *kt;
     F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
     T *rtw;              /* real transforms, even n: twiddles (F(real_setup)) */
+    T *rtv;              /* the separate step's split table, or NULL (F(split_table)) */
     int fused;           /* the real step inside a pass (real_tmpl.h) */
     int64_t work;        /* complex scratch values per transform */
     int cols;            /* C2C on adjacent columns: F(c2c_cols) */
@@ -111,6 +112,7 @@ static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work);
 static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch);
 static void F(core_threads)(F(core) *c, int nt);
 static int F(stock_batch)(F(core) *c);
+static int F(past_l2)(int64_t n);
 static nla_status F(core_plan)(int64_t n, int fwd, const nla_exec *ex, F(core) **out);
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
                         T *y, T *work);
@@ -429,6 +431,7 @@ static void F(plan_free)(F(plan) *p)
     F(core_free)(p->c);
     F(dct_free)(p->dct);
     free(p->rtw);
+    free(p->rtv);
     free(p->pool.mem);
     free(p);
 }

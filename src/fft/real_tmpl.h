@@ -53,6 +53,33 @@ static int F(edge_radix)(const F(plan) *p)
     return p->c->type == CORE_DIT ? (int)p->c->n1 : p->c->st[F(edge_pass)(p)].r;
 }
 
+/* The separate step's split table rtv (kernels.h, r2c_post) from w =
+   conj W_n^k, k < h, where its vectors run (unit strides) in cache: from
+   past the L2 its two vectors a value cost more bytes than the shuffles
+   they save.  -1: no memory. */
+static int F(split_table)(F(plan) *p, const double *w)
+{
+    const int64_t h = p->d.n / 2, W = p->kt->KVC, hp = (h + W - 1) / W * W;
+    const int r2c = p->d.kind == NLA_FFT_R2C;
+    const double c = r2c ? p->d.scale / 2 : 1.0;
+
+    if (p->fused || F(past_l2)(h) || (r2c ? p->d.ostride : p->d.istride) != 1)
+        return 0;
+    p->rtv = F(talloc)(2 * hp);
+    if (!p->rtv)
+        return -1;
+    for (int64_t k = 0; k < hp; k++) {
+        /* w_k = W_n^k = wr + i wi; R2C u = -i w c, C2R u = i conj(w) */
+        const double wr = k < h ? w[2 * k] : 0, wi = k < h ? -w[2 * k + 1] : 0;
+        const double ur = r2c ? c * wi : wi, ui = r2c ? -c * wr : wr;
+        T *t = p->rtv + 4 * W * (k / W) + 2 * (k % W);
+        t[0] = t[1] = (T)ur;
+        t[2 * W] = (T)-ui;
+        t[2 * W + 1] = (T)ui;
+    }
+    return 0;
+}
+
 /* The twiddles W_n^k, k <= n/2 (separate); fused, W_n^k for k = q + s*j
    as rtw[q] * rtw[s/2 + 1 + j] (q <= s/2, j < r), a table that stays in
    L1 across the r runs.  -1: no memory. */
@@ -82,6 +109,10 @@ static int F(real_setup)(F(plan) *p)
         twiddle(h / r * j, n, -1, &re, &im);
         p->rtw[2 * (nw + j)] = (T)re;
         p->rtw[2 * (nw + j) + 1] = (T)im;
+    }
+    if (F(split_table)(p, w) != 0) {
+        free(w);
+        return -1;
     }
     free(w);
     return 0;
@@ -240,7 +271,7 @@ static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work)
                 z[j] = x[j * is];
             F(core_run)(p->c, p->kt, z, z, cw);
         }
-        p->kt->KR2C(h, z, w, sc, y, os);
+        p->kt->KR2C(h, z, w, p->rtv, sc, y, os);
         y[0] = (z[0] + z[1]) * sc;
         y[1] = 0;
         y[2 * h * os] = (z[0] - z[1]) * sc;
@@ -274,7 +305,7 @@ static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work)
         T x0 = x[0], xh = x[2 * h * is];
         z[0] = x0 + xh;
         z[1] = x0 - xh;
-        p->kt->KC2R(h, x, is, w, z);
+        p->kt->KC2R(h, x, is, w, p->rtv, z);
         if (os == 1) {
             F(core_run)(p->c, p->kt, z, y, cw);
             if (sc != 1)

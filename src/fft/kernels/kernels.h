@@ -81,13 +81,19 @@ typedef struct nla_fft_kernels {
        E = (Z[k] + conj Z[h-k])/2 and O = -i (Z[k] - conj Z[h-k])/2;
        c2r_pre Z[k] = E' + i O' from x[k*is], with E' = X[k] + conj X[h-k]
        and O' = (X[k] - conj X[h-k]) conj(w[k]).  Vectors of k for unit
-       strides, one k at a time otherwise. */
-    void (*dr2c_post)(int64_t h, const double *z, const double *w, double sc, double *y,
-                      int64_t os);
-    void (*sr2c_post)(int64_t h, const float *z, const float *w, float sc, float *y,
-                      int64_t os);
-    void (*dc2r_pre)(int64_t h, const double *x, int64_t is, const double *w, double *z);
-    void (*sc2r_pre)(int64_t h, const float *x, int64_t is, const float *w, float *z);
+       strides, one k at a time otherwise.  Both are s c + u d with s =
+       Z[k] + conj Z[h-k] and d = Z[k] - conj Z[h-k] (X for C2R): R2C c =
+       sc/2 and u = -i w sc/2, C2R c = 1 and u = i conj(w).  tv (or NULL)
+       holds u split for the vectors: for each vector of W values from
+       k = gW, 2W values of re u (each twice), then 2W of (-im u, im u). */
+    void (*dr2c_post)(int64_t h, const double *z, const double *w, const double *tv,
+                      double sc, double *y, int64_t os);
+    void (*sr2c_post)(int64_t h, const float *z, const float *w, const float *tv, float sc,
+                      float *y, int64_t os);
+    void (*dc2r_pre)(int64_t h, const double *x, int64_t is, const double *w,
+                     const double *tv, double *z);
+    void (*sc2r_pre)(int64_t h, const float *x, int64_t is, const float *w, const float *tv,
+                     float *z);
     /* The same steps by pairs (real_tmpl.h's fused form), for k in
        [k0, k1), unit strides, the twiddle w[k] given as pw[k - k0] * wc
        (complex): r2c_pairs X[k] and X[h-k] = conj(E - w[k] O) sc, z == y

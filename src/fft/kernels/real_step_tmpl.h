@@ -12,23 +12,35 @@
    wait for both stores); the mirror values z[(h - k) % h] come from two
    such loads.  A transform too short for W*W values was stored in
    narrower vectors, so it is read in them too (FK_SMALL_TAIL, FK_TAIL).
-   Lane k = 0 gives X[0]; the caller writes X[0] and X[h] after this. */
+   Lane k = 0 gives X[0]; the caller writes X[0] and X[h] after this.
+   With the split table tv (kernels.h) a vector takes no shuffle but the
+   mirror's and one swap. */
 static __attribute__((unused)) void FK(r2c_post)(int64_t h, const FK_T *z, const FK_T *w,
-                                                 FK_T sc, FK_T *y, int64_t os)
+                                                 const FK_T *tv, FK_T sc, FK_T *y,
+                                                 int64_t os)
 {
     int64_t k = 0;
 #if defined(FK_SMALL_TAIL) && !defined(FK_ONE)
     if (h < W * W) {
-        FK_N(FK_SMALL_TAIL, r2c_post)(h, z, w, sc, y, os);
+        FK_N(FK_SMALL_TAIL, r2c_post)(h, z, w, NULL, sc, y, os);
         return;
     }
 #elif defined(FK_TAIL)
     if (h < W * W) {
-        FK_N(FK_TAIL, r2c_post)(h, z, w, sc, y, os);
+        FK_N(FK_TAIL, r2c_post)(h, z, w, NULL, sc, y, os);
         return;
     }
 #endif
-    if (os == 1) {
+    if (os == 1 && tv) {
+        const V cj = -FK(sgn)(), c = FK(splat)(sc / 2);
+        for (; k + W <= h; k += W) {
+            V a = FK(ld)(z + 2 * k), lo = FK(ld)(z + 2 * (h - k - W));
+            V m = FK_MIRROR(lo, FK(ld)(z + 2 * (k ? h - k : 0))) * cj;
+            V s = a + m, d = a - m;
+            const FK_T *t = tv + 4 * k;
+            FK(st)(y + 2 * k, s * c + d * FK(ld)(t) + FK_SWAP(d) * FK(ld)(t + FK_NL));
+        }
+    } else if (os == 1) {
         const V cj = -FK(sgn)(), half = FK(splat)((FK_T)0.5), scv = FK(splat)(sc);
         for (; k + W <= h; k += W) {
             V a = FK(ld)(z + 2 * k), lo = FK(ld)(z + 2 * (h - k - W));
@@ -52,10 +64,24 @@ static __attribute__((unused)) void FK(r2c_post)(int64_t h, const FK_T *z, const
 /* The vectors start at k = 0 and store whole vectors of z, which the
    transform then loads; lane k = 0 gets z[0] = (X[0] + X[h], X[0] - X[h])
    (real parts), which the caller has also written. */
-static void FK(c2r_pre)(int64_t h, const FK_T *x, int64_t is, const FK_T *w, FK_T *z)
+static void FK(c2r_pre)(int64_t h, const FK_T *x, int64_t is, const FK_T *w,
+                        const FK_T *tv, FK_T *z)
 {
     int64_t k = 0;
-    if (is == 1) {
+    if (is == 1 && tv) {
+        const V cj = -FK(sgn)();
+        for (; k + W <= h; k += W) {
+            V a = FK(ld)(x + 2 * k), m = FK_REV(FK(ld)(x + 2 * (h - k - W + 1))) * cj;
+            V s = a + m, d = a - m;
+            const FK_T *t = tv + 4 * k;
+            V r = s + d * FK(ld)(t) + FK_SWAP(d) * FK(ld)(t + FK_NL);
+            if (k == 0) {
+                r[0] = x[0] + x[2 * h];
+                r[1] = x[0] - x[2 * h];
+            }
+            FK(st)(z + 2 * k, r);
+        }
+    } else if (is == 1) {
         const V cj = -FK(sgn)();
         for (; k + W <= h; k += W) {
             V a = FK(ld)(x + 2 * k), b = FK_REV(FK(ld)(x + 2 * (h - k - W + 1))) * cj;

@@ -422,6 +422,21 @@ Test(fft, batches)
     }
 }
 
+/* Batches on DIT cores over two threads, each thread on whole transforms
+   (a 16 KiB L2 and a 1 KiB L1d: R2C 16384 double and 32768 float take d64
+   with the real step inside the columns), against single transforms */
+Test(fft_small_l2, dit_batches, .fini = teardown, .timeout = 600)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", "1K,16K,1G", 1);
+    setup();
+    cr_assert_eq(nla_cpu_config_value("l2"), 16384);
+    for (int pi = 0; pi < 2; pi++)
+        for (int kind = 0; kind < 3; kind++)
+            batch_case(kind, pi ? NLA_FLOAT : NLA_DOUBLE, pi ? 32768 : 16384, 3, 0, 0, 0, 0,
+                       0, 2);
+}
+
 /* in place with howmany > 1: C2C with equal layouts, R2C/C2R padded rows */
 Test(fft, batches_in_place)
 {

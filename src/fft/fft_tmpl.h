@@ -279,8 +279,8 @@ static void F(dit_share)(int64_t M, int id, int nth, int64_t *m0, int64_t *m1)
 
 /* The DIT core's first two steps, thread id of nth's share: z[r*M + m] =
    x[m*R + r], then each row r of z transformed (length M, in cache) and
-   times W_n^(r*k).  z is work's first n values; the threads meet after
-   each step. */
+   times W_n^(r*k).  z is work's first n values; the threads (when nth >
+   1, all of the enclosing team) meet after each step. */
 static void F(dit_rows)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *work,
                         int id, int nth)
 {
@@ -292,13 +292,19 @@ static void F(dit_rows)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
     if (m1 > m0)
         kt->KTRTW(m1 - m0, R, 0, M, NULL, NULL, x + 2 * m0 * R, z + 2 * m0);
 #ifdef _OPENMP
+    if (nth > 1) {
 #pragma omp barrier
-#pragma omp for schedule(static)
+    }
 #endif
-    for (int64_t r = 0; r < R; r++) {
+    for (int64_t r = R * id / nth; r < R * (id + 1) / nth; r++) {
         F(core_run)(c->c2, kt, z + 2 * r * M, sub, sub + 2 * M);
         kt->KTW(M, r, c->nlo, c->lo, c->hi, sub, z + 2 * r * M);
     }
+#ifdef _OPENMP
+    if (nth > 1) {
+#pragma omp barrier
+    }
+#endif
 }
 
 /* The DIT core's columns q in [q0, q1) (length R, M apart), z -> y, by the

@@ -14,7 +14,8 @@
  * orders (radix 4 or 2 before the 8s, all radix 4, odd primes smallest
  * first, odd primes before the powers of two); for data past a quarter of
  * it the four-step split n1 of the rules and the divisors of n just below
- * and above it.  No new candidate starts after 30 ms, so long transforms
+ * and above it; where the data and scratch pass half the L2, the DIT cores
+ * of R = 8 to 64.  No new candidate starts after 30 ms, so long transforms
  * try only the first few.
  */
 

@@ -5,8 +5,9 @@
  * scope).
  *
  * Both take W_n^e as lo[e % nlo] * hi[e / nlo] (lo: W_n^t, t < nlo; hi:
- * W_n^(t*nlo)), one product of two table entries, never a recurrence;
- * transpose_tw with nlo = n1.
+ * W_n^(t*nlo); transpose_tw with nlo = n1), never a recurrence: one
+ * product of two table entries a value, or in vectors the product of two
+ * such products (a broadcast one times one per lane).
  */
 
 FK_INLINE void FK(tw_w)(const FK_T *lo, const FK_T *hi, int64_t el, int64_t eh, FK_T *wr,
@@ -28,13 +29,16 @@ static __attribute__((unused)) void FK(tw_col)(int64_t n1, int64_t bw, int64_t b
     FK_T *tr = t + 2 * b * ld;
 
     for (int64_t k = k0; k < n1; k++) {
-        FK_T wr = 1, wi = 0, ar = x[2 * (k * bw + b)], ai = x[2 * (k * bw + b) + 1];
-        if (lo) {
-            FK(tw_w)(lo, hi, el, eh, &wr, &wi);
-            el += dl;
-            eh += dh + (el >= n1);
-            el -= el >= n1 ? n1 : 0;
+        FK_T wr, wi, ar = x[2 * (k * bw + b)], ai = x[2 * (k * bw + b) + 1];
+        if (!lo) {
+            tr[2 * k] = ar;
+            tr[2 * k + 1] = ai;
+            continue;
         }
+        FK(tw_w)(lo, hi, el, eh, &wr, &wi);
+        el += dl;
+        eh += dh + (el >= n1);
+        el -= el >= n1 ? n1 : 0;
         tr[2 * k] = ar * wr - ai * wi;
         tr[2 * k + 1] = ar * wi + ai * wr;
     }
@@ -54,7 +58,8 @@ static __attribute__((unused)) void FK(transpose_tw)(int64_t n1, int64_t bw, int
     int64_t el[NLA_FFT_TR_MAXB], eh[NLA_FFT_TR_MAXB], dl[NLA_FFT_TR_MAXB],
         dh[NLA_FFT_TR_MAXB];
 
-    for (int64_t b = 0; lo && b < bv; b++) {
+    /* (with no vector rows, kv = 0, j*l / n1 could pass hi's end) */
+    for (int64_t b = 0; lo && kv && b < bv; b++) {
         const int64_t j = j0 + b;
         FK_T pw[FK_NL];
         for (int l = 0; l < W; l++)

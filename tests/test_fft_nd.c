@@ -548,15 +548,18 @@ static void one_transform_threads(const struct thr_case *cs, size_t nc)
     nla_fft_wisdom_forget();
 }
 
+/* The derived configuration of these caches (L1d, L2, L3), then setup() */
+static void derived_caches(const char *caches)
+{
+    setenv("NLA_CPU_TUNE", "derived", 1);
+    setenv("NLA_TUNE_CACHES", caches, 1);
+    setup();
+}
+
 /* A Stockham limit of 1 MiB (the derived configuration of a 4 MiB L3), so
    that these sizes take the four-step method (its column blocks) on any
    machine */
-static void small_l3(void)
-{
-    setenv("NLA_CPU_TUNE", "derived", 1);
-    setenv("NLA_TUNE_CACHES", "16K,256K,4M", 1);
-    setup();
-}
+static void small_l3(void) { derived_caches("16K,256K,4M"); }
 
 Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
 {
@@ -569,12 +572,7 @@ Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
 /* A 512 KiB L2 and a large L3, so that these sizes take the DIT core on any
    machine (2^18 and 3*2^16 double: d64, 2^18 float: d32), and wisdom's d24
    its columns by passes rather than the interleaved codelet */
-static void small_l2(void)
-{
-    setenv("NLA_CPU_TUNE", "derived", 1);
-    setenv("NLA_TUNE_CACHES", "32K,512K,1G", 1);
-    setup();
-}
+static void small_l2(void) { derived_caches("32K,512K,1G"); }
 
 Test(fft_small_l2, one_transform_threads, .init = small_l2, .fini = teardown)
 {

@@ -108,8 +108,8 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
         ch->kind = 'b';
     else if (n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.stockham_max_bytes)
         ch->kind = 'f', ch->n1 = F(split)(n);
-    else if (F(past_l2)(n) && F(dit_radix)(n))
-        ch->kind = 'd', ch->n1 = F(dit_radix)(n);
+    else if (F(past_l2)(n) && (ch->n1 = F(dit_radix)(n)) != 0)
+        ch->kind = 'd';
     else
         ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';
 }
@@ -128,7 +128,7 @@ static int F(stage_bc)(F(core) *c, int i, const double *w)
 
     for (int j = 0; j < i; j++)
         s *= c->st[j].r;
-    const int64_t step = s, m = st->m;   /* the stage's length is n/s: W^e = W_n^(e*s) */
+    const int64_t m = st->m;   /* the stage's length is n/s: W^e = W_n^(e*s) */
     if (!c->batch && m > 1 && s < nla_fft_kernels_get()->KVC)
         return 0;
     st->tw = F(talloc)(m * (r - 1));
@@ -136,7 +136,7 @@ static int F(stage_bc)(F(core) *c, int i, const double *w)
         return -1;
     for (int64_t p = 0; p < m; p++)
         for (int k = 1; k < r; k++) {
-            const double *v = w + 2 * (p * k * step);
+            const double *v = w + 2 * (p * k * s);
             st->tw[2 * (p * (r - 1) + k - 1)] = (T)v[0];
             st->tw[2 * (p * (r - 1) + k - 1) + 1] = (T)(sg * v[1]);
         }
@@ -252,31 +252,27 @@ static void F(core_threads)(F(core) *c, int nt)
     }
 }
 
+/* W_n^t, t < count, from tw_table (conjugated forward), or NULL */
+static T *F(tw_pair_table)(int64_t n, int64_t count, int fwd)
+{
+    double *w = tw_table(n, count);
+    T *o = w ? F(talloc)(count) : NULL;
+    for (int64_t t = 0; o && t < count; t++) {
+        o[2 * t] = (T)w[2 * t];
+        o[2 * t + 1] = (T)(fwd ? -w[2 * t + 1] : w[2 * t + 1]);
+    }
+    free(w);
+    return o;
+}
+
 /* The tables of W_n^e = lo[e % nlo] * hi[e / nlo], e < n, nlo | n:
-   lo[t] = W_n^t, t < nlo; hi[t] = W_n^(t*nlo) = W_(n/nlo)^t, t < n/nlo
-   (both from tw_table, conjugated forward) */
+   lo[t] = W_n^t, t < nlo; hi[t] = W_n^(t*nlo) = W_(n/nlo)^t, t < n/nlo */
 static int F(tw_pair)(F(core) *c, int64_t nlo)
 {
-    const double sg = c->fwd ? -1.0 : 1.0;
-    const int64_t nhi = c->n / nlo;
-    double *wl = tw_table(c->n, nlo), *wh = tw_table(nhi, nhi);
-    int rc = -1;
-
     c->nlo = nlo;
-    c->lo = F(talloc)(nlo);
-    c->hi = F(talloc)(nhi);
-    if (wl && wh && c->lo && c->hi) {
-        for (int64_t t = 0; t < nlo + nhi; t++) {
-            const double *v = t < nlo ? wl + 2 * t : wh + 2 * (t - nlo);
-            T *o = t < nlo ? c->lo + 2 * t : c->hi + 2 * (t - nlo);
-            o[0] = (T)v[0];
-            o[1] = (T)(sg * v[1]);
-        }
-        rc = 0;
-    }
-    free(wl);
-    free(wh);
-    return rc;
+    c->lo = F(tw_pair_table)(c->n, nlo, c->fwd);
+    c->hi = F(tw_pair_table)(c->n / nlo, c->n / nlo, c->fwd);
+    return c->lo && c->hi ? 0 : -1;
 }
 
 /* n = n1*n2 */

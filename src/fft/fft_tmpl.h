@@ -2,8 +2,7 @@
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
  *   KVC KBC KLANE KR2C KC2R KMULC KTRTW KTW KSMALL KSMALLIL  the kernel
- *   table's
- *   fields of that precision.
+ *   table's fields of that precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
  * (x == y allowed; otherwise x is not written), using a scratch area of

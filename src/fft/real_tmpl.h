@@ -155,9 +155,11 @@ static void F(edge_block)(const F(fused) *f, const T *src, T *dst, int64_t qa, i
         F(pairs_run)(f, q0, qb, 0, nj);
     for (int i = 0; i < 2; i++) {
         const int64_t a = i ? ma : qa, b = i ? mb : qb;
+        if (a >= b)
+            continue;
         if (c->type == CORE_DIT)
             F(dit_cols)(c, f->p->kt, src, dst, a, b);
-        else if (a < b)
+        else
             F(pass_range)(c, f->p->kt, f->e, f->sl, 1, a, b, src, dst);
     }
     if (f->r2c)

@@ -66,8 +66,8 @@ struct bench_sizes { size_t a, b, y; };
 /* Which dimensions an operation has (for the JSON "dims"). */
 enum { BENCH_DIM_K = 1, BENCH_DIM_BAND = 2, BENCH_DIM_TRANS = 4 };
 
-#define BENCH_MAX_CASES 512
-#define BENCH_OP_MAX_CASES 96      /* the most one op's cases() gives */
+#define BENCH_MAX_CASES 640
+#define BENCH_OP_MAX_CASES 128     /* the most one op's cases() gives */
 
 /* bench_libs.c: a reference library, loaded when the bench runs */
 enum bench_lib_kind { BENCH_LIB_CBLAS, BENCH_LIB_FFTW, BENCH_LIB_GSL };
@@ -83,8 +83,9 @@ struct bench_lib {
     char threading[96];        /* how its threads run */
     void *h;
     /* FFTW: [double, float][malloc, free, plan_dft_1d, plan_dft_r2c_1d,
-       execute_dft, execute_dft_r2c, destroy_plan, plan_dft, plan_dft_r2c] */
-    void *fftw[2][11];
+       execute_dft, execute_dft_r2c, destroy_plan, plan_dft, plan_dft_r2c,
+       plan_r2r_1d, execute_r2r, plan_dft_c2r_1d, execute_dft_c2r] */
+    void *fftw[2][13];
     void *gsl[2];              /* GSL: radix-2 forward, double and float */
 };
 

@@ -8,6 +8,10 @@
  *        15625, 10^5, 10^6, and the primes 1009, 4093 (Bluestein),
  *        against FFTW
  *   r2c  real input, n = 2^6 ... 2^22, 1000 and 10^5, against FFTW
+ *   c2r  the same lengths, Hermitian half in, n reals out, against FFTW
+ *        planned with FFTW_PRESERVE_INPUT: libnla's one-dimensional C2R
+ *        leaves its input as it was, and so must the reference (FFTW's
+ *        default would overwrite the harness's input between calls)
  *   dct2 DCT-II (REDFT10), n = 1000, 4096, 65536, against FFTW's r2r plan
  *   c2c  n = 2^6 ... 2^22 against gsl_fft_complex_radix2_forward; GSL works
  *        in place, so on these rows both sides copy the input to the output
@@ -20,7 +24,7 @@
  *   2-D  c2c and r2c, 256^2, 1024^2, 4096^2, and 3-D 64^3, 128^3, 256^3,
  *        against FFTW's multi-dimensional plans
  * The case's fields are reused: n the length (of each dimension), m the
- * kind (0 c2c, 1 r2c, 2 dct2), k the reference (0 FFTW, 1 GSL), kl the rank (0
+ * kind (0 c2c, 1 r2c, 2 dct2, 3 c2r), k the reference (0 FFTW, 1 GSL), kl the rank (0
  * means 1).
  */
 #include <float.h>
@@ -29,7 +33,7 @@
 #include <string.h>
 #include "bench.h"
 
-enum { FFT_C2C = 0, FFT_R2C = 1, FFT_DCT2 = 2 };
+enum { FFT_C2C = 0, FFT_R2C = 1, FFT_DCT2 = 2, FFT_C2R = 3 };
 enum { REF_FFTW = 0, REF_GSL = 1 };
 
 /* FFTW's calls as bench_libs.c finds them (struct bench_lib's fftw[][]);
@@ -39,16 +43,19 @@ typedef void *fftw_malloc_fn(size_t);
 typedef void fftw_free_fn(void *);
 typedef fftw_plan plan_c2c_fn(int, void *, void *, int, unsigned);
 typedef fftw_plan plan_r2c_fn(int, void *, void *, unsigned);
+typedef fftw_plan plan_c2r_fn(int, void *, void *, unsigned);
 typedef fftw_plan plan_nd_fn(int, const int *, void *, void *, int, unsigned);
 typedef fftw_plan plan_nd_r2c_fn(int, const int *, void *, void *, unsigned);
 typedef fftw_plan plan_r2r_fn(int, void *, void *, int, unsigned);
 typedef void execute_fn(fftw_plan, void *, void *);
 typedef void destroy_fn(fftw_plan);
 enum { FFTW_MALLOC, FFTW_FREE, FFTW_PLAN_C2C, FFTW_PLAN_R2C, FFTW_EXEC_C2C, FFTW_EXEC_R2C,
-       FFTW_DESTROY, FFTW_PLAN_ND, FFTW_PLAN_ND_R2C, FFTW_PLAN_R2R, FFTW_EXEC_R2R };
+       FFTW_DESTROY, FFTW_PLAN_ND, FFTW_PLAN_ND_R2C, FFTW_PLAN_R2R, FFTW_EXEC_R2R,
+       FFTW_PLAN_C2R, FFTW_EXEC_C2R };
 #define FFTW_FN(p, f, type) ((type *)cur.fftw->fftw[p][f])
 enum { FFTW_FORWARD_SIGN = -1, FFTW_REDFT10_KIND = 5 };   /* fftw3.h's values */
 #define FFTW_MEASURE_FLAG 0U
+#define FFTW_PRESERVE_INPUT_FLAG (1U << 4)
 typedef int gsl_fft_fn(void *, size_t, size_t);
 
 /* The plans of the row being measured (rows run one after another). */
@@ -111,6 +118,9 @@ static void make_fftw(const struct bench_case *c)
                                                           FFTW_MEASURE_FLAG)
                    : FFTW_FN(p, FFTW_PLAN_ND_R2C, plan_nd_r2c_fn)(rank, dims, a, b,
                                                                   FFTW_MEASURE_FLAG);
+    else if (a && b && c->m == FFT_C2R)
+        cur.plan = FFTW_FN(p, FFTW_PLAN_C2R, plan_c2r_fn)(nn, a, b, FFTW_MEASURE_FLAG |
+                                                          FFTW_PRESERVE_INPUT_FLAG);
     else if (a && b && c->m == FFT_DCT2)
         cur.plan = FFTW_FN(p, FFTW_PLAN_R2R, plan_r2r_fn)(nn, a, b, FFTW_REDFT10_KIND,
                                                          FFTW_MEASURE_FLAG);
@@ -140,9 +150,9 @@ static nla_status use_row(nla_context *ctx, const struct bench_case *c)
         s = nla_fft_plan_create(ctx, &d1, &cur.np);
     } else {
         memset(&d, 0, sizeof d);
-        d.kind = c->m == FFT_C2C ? NLA_FFT_C2C : NLA_FFT_R2C;
+        d.kind = c->m == FFT_C2C ? NLA_FFT_C2C : c->m == FFT_R2C ? NLA_FFT_R2C : NLA_FFT_C2R;
         d.precision = c->prec == BENCH_D ? NLA_DOUBLE : NLA_FLOAT;
-        d.direction = NLA_FFT_FORWARD;
+        d.direction = c->m == FFT_C2R ? NLA_FFT_BACKWARD : NLA_FFT_FORWARD;
         d.rank = rank_of(c);
         d.n[0] = d.n[1] = d.n[2] = c->n;
         s = nla_fft_plan_create_nd(ctx, &d, &cur.np);
@@ -164,14 +174,15 @@ static nla_status use_row(nla_context *ctx, const struct bench_case *c)
 static size_t out_reals(const struct bench_case *c)
 {
     size_t rows = points(c) / (size_t)c->n;
-    if (c->m == FFT_DCT2)
+    if (c->m == FFT_DCT2 || c->m == FFT_C2R)
         return points(c);
     return c->m == FFT_C2C ? 2 * points(c) : 2 * rows * ((size_t)c->n / 2 + 1);
 }
 
 static void fft_sizes(const struct bench_case *c, struct bench_sizes *s)
 {
-    s->a = c->m == FFT_C2C ? 2 * points(c) : points(c);
+    s->a = c->m == FFT_C2C ? 2 * points(c) : c->m == FFT_C2R ? 2 * ((size_t)c->n / 2 + 1)
+                                                                : points(c);
     s->b = 0;
     s->y = out_reals(c);
 }
@@ -201,9 +212,9 @@ static void fft_ref(const struct bench_lib *lib, const struct bench_case *c, con
         ((gsl_fft_fn *)lib->gsl[c->prec])(y, 1, (size_t)c->n);
     } else if (cur.plan) {
         /* new-array execute: the harness's arrays are 64-byte aligned */
-        FFTW_FN(c->prec, c->m == FFT_C2C ? FFTW_EXEC_C2C : c->m == FFT_R2C ? FFTW_EXEC_R2C
-                                                                           : FFTW_EXEC_R2R,
-                execute_fn)(cur.plan, (void *)a, y);
+        static const int exec[] = { FFTW_EXEC_C2C, FFTW_EXEC_R2C, FFTW_EXEC_R2R,
+                                    FFTW_EXEC_C2R };
+        FFTW_FN(c->prec, exec[c->m], execute_fn)(cur.plan, (void *)a, y);
     }
 }
 
@@ -227,7 +238,8 @@ static int64_t fft_depth(const struct bench_case *c)
 
 static void fft_shape(const struct bench_case *c, char *buf, size_t len)
 {
-    const char *kind = c->m == FFT_C2C ? "c2c" : c->m == FFT_R2C ? "r2c" : "dct2";
+    static const char *const kinds[] = { "c2c", "r2c", "dct2", "c2r" };
+    const char *kind = kinds[c->m];
     int64_t n = c->n;
     int k = 0;
     while (((int64_t)1 << k) < n)
@@ -289,6 +301,7 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
         int pow2 = (n & (n - 1)) == 0;
         out[k++] = fft_case(p, n, FFT_C2C, REF_FFTW);
         out[k++] = fft_case(p, n, FFT_R2C, REF_FFTW);
+        out[k++] = fft_case(p, n, FFT_C2R, REF_FFTW);
         out[k++] = fft_case(p, n, FFT_DCT2, REF_FFTW);
         if (pow2)
             out[k++] = fft_case(p, n, FFT_C2C, REF_GSL);
@@ -299,6 +312,7 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
             out[k++] = fft_case(p, (int64_t)1 << quick_lg[i], FFT_C2C, REF_FFTW);
         out[k++] = fft_case(p, 1 << 10, FFT_R2C, REF_FFTW);
         out[k++] = fft_case(p, 1 << 16, FFT_R2C, REF_FFTW);
+        out[k++] = fft_case(p, 1 << 10, FFT_C2R, REF_FFTW);
         out[k++] = fft_case(p, other[0], FFT_C2C, REF_FFTW);
         out[k++] = fft_case(p, other[1], FFT_C2C, REF_FFTW);
         out[k++] = fft_case(p, 1 << 12, FFT_DCT2, REF_FFTW);
@@ -310,10 +324,12 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_FFTW);
     for (int i = 0; i < 8; i++)
         out[k++] = fft_case(p, other[i], FFT_C2C, REF_FFTW);
-    for (int lg = 6; lg <= 22; lg++)
-        out[k++] = fft_case(p, (int64_t)1 << lg, FFT_R2C, REF_FFTW);
-    out[k++] = fft_case(p, other[0], FFT_R2C, REF_FFTW);
-    out[k++] = fft_case(p, other[6], FFT_R2C, REF_FFTW);
+    for (int kind = FFT_R2C; kind <= FFT_C2R; kind += FFT_C2R - FFT_R2C) {
+        for (int lg = 6; lg <= 22; lg++)
+            out[k++] = fft_case(p, (int64_t)1 << lg, kind, REF_FFTW);
+        out[k++] = fft_case(p, other[0], kind, REF_FFTW);
+        out[k++] = fft_case(p, other[6], kind, REF_FFTW);
+    }
     out[k++] = fft_case(p, 1000, FFT_DCT2, REF_FFTW);
     out[k++] = fft_case(p, 1 << 12, FFT_DCT2, REF_FFTW);
     out[k++] = fft_case(p, 1 << 16, FFT_DCT2, REF_FFTW);
@@ -330,7 +346,7 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 const struct bench_op bench_op_fft = {
     .name = "fft",
     .unit = "mflops",
-    .work_doc = "5 n log2(n) (c2c) or 2.5 n log2(n) (r2c, dct2) / t(us), benchFFT's\n"
+    .work_doc = "5 n log2(n) (c2c) or 2.5 n log2(n) (r2c, c2r, dct2) / t(us), benchFFT's\n"
                 "                 mflops; rows vs FFTW (MEASURE) and vs GSL radix-2",
     .dims = 0,
     .sizes = fft_sizes,

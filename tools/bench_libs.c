@@ -356,10 +356,11 @@ static void find_fftw(void)
 {
     static const char *const d[] = { "libfftw3.so.3", "libfftw3.so", NULL };
     static const char *const f[] = { "libfftw3f.so.3", "libfftw3f.so", NULL };
-    static const char *const fn[11] = { "malloc", "free", "plan_dft_1d", "plan_dft_r2c_1d",
+    static const char *const fn[13] = { "malloc", "free", "plan_dft_1d", "plan_dft_r2c_1d",
                                         "execute_dft", "execute_dft_r2c", "destroy_plan",
                                         "plan_dft", "plan_dft_r2c", "plan_r2r_1d",
-                                        "execute_r2r" };
+                                        "execute_r2r", "plan_dft_c2r_1d",
+                                        "execute_dft_c2r" };
     char path[PATH_MAX], pathf[PATH_MAX], name[64];
     struct lib *l = &L.lib[L.n];
     void *h = open_first(d, 1, path, sizeof path), *hf = NULL;
@@ -369,7 +370,7 @@ static void find_fftw(void)
         goto missing;
     memset(l, 0, sizeof *l);
     for (int p = 0; p < 2; p++)
-        for (int i = 0; i < 11; i++) {
+        for (int i = 0; i < 13; i++) {
             snprintf(name, sizeof name, "fftw%s_%s", p ? "f" : "", fn[i]);
             if (!(l->pub.fftw[p][i] = dlsym(p ? hf : h, name)))
                 goto missing;

@@ -175,7 +175,8 @@ Test(fft_real_forms, separate) { real_forced("1G,2G,4G", (int64_t)2 << 30, 0); }
 
 /* The DIT core's real transforms (a 16 KiB L2, a 1 KiB L1d): half-lengths
    1024 to 4096 take d8 to d32 in double and d8, d16 in float; R2C runs its
-   real step inside the core's columns, C2R apart */
+   real step inside the core's columns, C2R its pairs in blocks (with the
+   same small tables) before the core */
 Test(fft_real_forms, dit)
 {
     static const int64_t sizes[] = { 2048, 4096, 6144, 8192 };

@@ -319,27 +319,27 @@ static void F(dit_cols)(const F(core) *c, const nla_fft_kernels *kt, const T *z,
    the M columns of z (length R, M apart) into y, each step streaming the
    data once.  Threads share the rows of x, the rows of z and the
    columns, cut where the work is the same as on one thread. */
+static void F(dit_part)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *y,
+                        T *work, int id, int nth)
+{
+    int64_t q0, q1;
+    F(dit_rows)(c, kt, x, work, id, nth);
+    F(dit_share)(c->n2, id, nth, &q0, &q1);
+    if (c->c1->small)
+        F(dit_cols)(c, kt, work, y, q0, q1);
+    else
+        F(stock_passes)(c->c1, kt, c->n2, 0, c->c1->nst, work, y, work + 2 * c->n, id, nth);
+}
+
 static void F(dit_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *y,
                        T *work)
 {
 #ifdef _OPENMP
 #pragma omp parallel num_threads(c->nt) if (c->nt > 1)
-#endif
-    {
-#ifdef _OPENMP
-        const int id = omp_get_thread_num(), nth = omp_get_num_threads();
+    F(dit_part)(c, kt, x, y, work, omp_get_thread_num(), omp_get_num_threads());
 #else
-        const int id = 0, nth = 1;
+    F(dit_part)(c, kt, x, y, work, 0, 1);
 #endif
-        int64_t q0, q1;
-        F(dit_rows)(c, kt, x, work, id, nth);
-        F(dit_share)(c->n2, id, nth, &q0, &q1);
-        if (c->c1->small)
-            F(dit_cols)(c, kt, work, y, q0, q1);
-        else
-            F(stock_passes)(c->c1, kt, c->n2, 0, c->c1->nst, work, y, work + 2 * c->n, id,
-                            nth);
-    }
 }
 
 static void F(blue_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,

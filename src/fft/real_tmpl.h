@@ -13,7 +13,10 @@
  *             (C2R), each k from aligned loads (r2c_post, c2r_pre)
  *   fused     inside the edge pass next to the real data: R2C's last
  *             pass, C2R's first; or R2C's columns of a DIT core (its
- *             radix R as r, M as s).  That pass splits the h values into r
+ *             radix R as r, M as s).  C2R on a DIT core runs the same
+ *             blocks of pairs with no pass, a sweep into z before the
+ *             core, for its small tables (the separate step's table has
+ *             h values).  That pass splits the h values into r
  *             runs s apart (s = h/r), and the mirror of k = q + s*j is
  *             h - k = (s - q) + s*(r-1-j): a block of q and its mirror
  *             block of s - q hold whole pairs (k, h-k).  Block by block,
@@ -28,13 +31,13 @@
  */
 
 /* Whether the real step of this plan runs fused: even n, unit strides, a
-   Stockham core of two passes or more (or, R2C, a DIT core whose columns
-   run the interleaved codelet) whose h values pass fft.real_fuse_bytes */
+   Stockham core of two passes or more (or a DIT core whose columns run the
+   interleaved codelet) whose h values pass fft.real_fuse_bytes */
 static int F(real_fusable)(const F(plan) *p)
 {
     const F(core) *c = p->c;
     const int stock = c->type == CORE_STOCK && !c->small && c->nst >= 2;
-    const int dit = c->type == CORE_DIT && c->c1->small && p->d.kind == NLA_FFT_R2C;
+    const int dit = c->type == CORE_DIT && c->c1->small;
     return p->d.kind != NLA_FFT_C2C && p->d.n % 2 == 0 && p->d.istride == 1 &&
            p->d.ostride == 1 && (stock || dit) &&
            c->n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.real_fuse_bytes;
@@ -144,16 +147,22 @@ static void F(pairs_run)(const F(fused) *f, int64_t q0, int64_t q1, int j0, int 
     }
 }
 
+/* Whether the pairs run beside an edge pass: all but C2R on a DIT core */
+static int F(has_edge)(const F(fused) *f)
+{
+    return f->r2c || f->p->c->type != CORE_DIT;
+}
+
 /* The edge pass (src -> dst) on q in [qa, qb) and [ma, mb), and the pairs
    of q in [q0, qb) over the runs j < nj: R2C the pass then the pairs, C2R the
-   pairs then the pass */
+   pairs then the pass (if any) */
 static void F(edge_block)(const F(fused) *f, const T *src, T *dst, int64_t qa, int64_t qb,
                           int64_t ma, int64_t mb, int64_t q0, int nj)
 {
     const F(core) *c = f->p->c;
     if (!f->r2c)
         F(pairs_run)(f, q0, qb, 0, nj);
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2 && F(has_edge)(f); i++) {
         const int64_t a = i ? ma : qa, b = i ? mb : qb;
         if (a >= b)
             continue;
@@ -174,8 +183,11 @@ static void F(edge_block)(const F(fused) *f, const T *src, T *dst, int64_t qa, i
 static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int nth)
 {
     const int64_t h = f->h, s = f->s, qmid = (s + 1) / 2;
-    /* the 2r runs of a block fill about 32 KiB */
-    const int64_t B = 32768 / (int64_t)(4 * f->r * sizeof(T)) / 8 * 8;
+    /* beside a pass, the 2r runs of a block fill about 32 KiB; with none,
+       the runs need not stay in the L1 together (2r runs s = 2^k apart
+       alias in its sets once 2r passes its ways): longer blocks, taken
+       run by run */
+    const int64_t B = F(has_edge)(f) ? 32768 / (int64_t)(4 * f->r * sizeof(T)) / 8 * 8 : 1024;
     const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
     T *y = f->y;
 
@@ -203,8 +215,9 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
     }
 }
 
-/* Thread id of nth's share of one fused transform.  A DIT core (R2C):
-   its rows into z, then its columns and the pairs into y.  R2C: the passes but
+/* Thread id of nth's share of one fused transform.  A DIT core: R2C its
+   rows into z, then its columns and the pairs into y; C2R the pairs into
+   z, then the core z -> y on scr.  R2C: the passes but
    the last into z (x read as h complex values; out of place, y is their
    other buffer), then the last pass and the pairs into y; x == y works,
    as the first pass has read x before the last writes y.  C2R: the pairs
@@ -214,9 +227,19 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
 static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int id, int nth)
 {
     const F(core) *c = f->p->c;
-    if (c->type == CORE_DIT) {
+    if (c->type == CORE_DIT && f->r2c) {
         F(dit_rows)(c, f->p->kt, x, z, id, nth);
         F(fused_edge)(f, z, y, id, nth);
+        return;
+    }
+    if (c->type == CORE_DIT) {
+        F(fused_edge)(f, NULL, NULL, id, nth);
+#ifdef _OPENMP
+        if (nth > 1) {
+#pragma omp barrier
+        }
+#endif
+        F(dit_part)(c, f->p->kt, z, y, scr, id, nth);
         return;
     }
     if (f->r2c) {

@@ -224,8 +224,8 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
     free(w);
 }
 
-/* A 16 KiB L2: the rules take the DIT core for lengths whose data and
-   scratch pass it, with R the least power of two from 8 whose rows are
+/* A 16 KiB L2: the rules take the DIT core for lengths whose data,
+   scratch and first pass's table pass it, with R the least power of two from 8 whose rows are
    whole cache lines and whose row transforms fit a quarter of the L2 (4096
    double: d32, float: d16); a plan without wisdom gives the bits of that
    token, and other bits than the passes' */

@@ -95,7 +95,8 @@ static int F(has_codelet)(int64_t n, int fwd)
 }
 
 /* The rules' core for n >= 2: passes (the codelet where there is one) while
-   the data and scratch fit the L2; DIT past it while the data fit
+   they fit the L2 with their data, scratch and first pass's table (about n
+   values, 6n reals in all); DIT past it while the data fit
    fft.stockham_max_bytes of the CPU configuration (its steps stream the
    data 3 times, where passes of radix 8 stream it log_8 n times), and
    four-step past that; Bluestein for a prime factor over
@@ -108,7 +109,7 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
         ch->kind = 'b';
     else if (n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.stockham_max_bytes)
         ch->kind = 'f', ch->n1 = F(split)(n);
-    else if (F(past_l2)(n) && (ch->n1 = F(dit_radix)(n)) != 0)
+    else if (F(past_l2)(n + n / 2) && (ch->n1 = F(dit_radix)(n)) != 0)
         ch->kind = 'd';
     else
         ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';

@@ -127,9 +127,18 @@ static void batches(void)
             /* contiguous, dists that are not n */
             batch_c2c(p, dir, n, 3, 1, n + 1, 1, n + 2, 1.0, 0);
             batch_c2c(p, -dir, n, 4, 1, n + 3, 1, n + 3, 1.0, 1);
-            /* adjacent columns: the passes across an interleaved block */
-            batch_c2c(p, dir, n, 5, 5, 1, 5, 1, 1.0, 0);
-            batch_c2c(p, -dir, n, 19, 19, 1, 19, 1, 1.0, 1);
+            /* adjacent columns that fill their rows: on one thread the
+               passes across the array as it lies, on two (a range of
+               columns each) gathered blocks, as for 5 of rows of 7 */
+            for (int nt = 1; nt <= 2; nt++) {
+                nla_context_set_threads(ctx, nt);
+                batch_c2c(p, dir, n, 5, 5, 1, 5, 1, 1.0, 0);
+                batch_c2c(p, -dir, n, 19, 19, 1, 19, 1, 1.0, 1);
+                batch_c2c(p, dir, n, 7, 7, 1, 7, 1, 0.5, 1);
+            }
+            nla_context_set_threads(ctx, 0);
+            batch_c2c(p, dir, n, 5, 7, 1, 7, 1, 1.0, 1);
+            batch_c2c(p, -dir, n, 11, 12, 1, 12, 1, 0.25, 0);
             /* scaled, strided */
             batch_c2c(p, dir, n, 2, 3, 3 * n, 2, 2 * n + 1, 0.5, 0);
         }

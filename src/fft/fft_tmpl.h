@@ -86,6 +86,7 @@ typedef struct F(plan) {
     int fused;           /* the real step inside a pass (real_tmpl.h) */
     int64_t work;        /* complex scratch values per transform */
     int cols;            /* C2C on adjacent columns: F(c2c_cols) */
+    int whole;           /* cols that fill their rows, in the L2 (F(c2c_cols)) */
     /* C2C, unit strides, no scale, n with a codelet: the whole batch in
        one call of it */
     void (*direct)(int64_t hm, int64_t id, int64_t od, const T *x, T *y);
@@ -478,6 +479,9 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
     }
     if (p->cols && p->work < 2 * COL_BLOCK * n)
         p->work = 2 * COL_BLOCK * n;
+    p->whole = p->cols && d->istride == d->howmany && !F(past_l2)(n * d->howmany);
+    if (p->whole && p->work < n * d->howmany)
+        p->work = n * d->howmany;
     if (d->kind == NLA_FFT_C2C && p->c->small && d->istride == 1 && d->ostride == 1 &&
         d->scale == 1.0)
         p->direct = p->kt->KSMALL[p->c->fwd][p->c->small];
@@ -488,15 +492,26 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
 }
 
 /* Transforms [b0, b1) of a C2C batch of adjacent columns (istride ==
-   ostride, idist == odist == 1, a Stockham core): blocks of up to
-   COL_BLOCK columns gathered with their rows side by side, the passes run
-   across the block in vectors, the block scattered back. */
+   ostride, idist == odist == 1, a Stockham core).  Columns that fill their
+   rows, all of them at once, with data and scratch in the L2 (p->whole):
+   the passes across the array as it lies, no gather.  Else blocks of up
+   to COL_BLOCK columns gathered with their rows side by side, the passes
+   run across the block in vectors, the block scattered back.  A column's
+   values are the same bits either way (the passes treat each lane alike),
+   so a batch's threads, which take ranges of columns, give the bits of
+   one. */
 static void F(c2c_cols)(const F(plan) *p, const T *in, T *out, int64_t b0, int64_t b1,
                         T *work)
 {
     const int64_t n = p->d.n, st = p->d.istride;
     T *buf = work, *scr = work + 2 * COL_BLOCK * n;
 
+    if (p->whole && b0 == 0 && b1 == st) {
+        F(stock_run)(p->c, p->kt, st, in, out, work);
+        if (p->d.scale != 1.0)
+            F(scale)(out, n * st, 1, 1, (T)p->d.scale);
+        return;
+    }
     for (int64_t c0 = b0; c0 < b1; c0 += COL_BLOCK) {
         const int64_t bw = b1 - c0 < COL_BLOCK ? b1 - c0 : COL_BLOCK;
         for (int64_t j = 0; j < n; j++)

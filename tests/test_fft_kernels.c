@@ -144,6 +144,44 @@ static void batches(void)
         }
 }
 
+/* Columns that fill their rows (a C2C batch, istride == howmany, idist
+   == 1): a one-thread plan's passes across the whole array give the bits
+   of the gathered blocks that two and three threads take */
+static void cols_bits(void)
+{
+    static const int64_t shapes[][2] = { { 256, 129 }, { 64, 19 }, { 60, 7 }, { 12, 5 },
+                                         { 1000, 9 } };
+    for (int pi = 0; pi < 2; pi++)
+        for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+            const nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+            const int64_t n = shapes[i][0], hm = shapes[i][1];
+            const size_t bytes = 2 * (size_t)(n * hm) * fc_rsz(p);
+            void *x = fc_rand_real(p, 2 * (size_t)(n * hm), 90 + i, NULL);
+            void *y1 = malloc(bytes), *yt = malloc(bytes);
+            nla_fft_desc d = fc_desc_of(NLA_FFT_C2C, p, i % 2 ? 1 : -1, n);
+            cr_assert(y1 && yt);
+            d.howmany = hm;
+            d.istride = d.ostride = hm;
+            d.idist = d.odist = 1;
+            for (int nt = 1; nt <= 3; nt++) {
+                nla_fft_plan *pl;
+                nla_context_set_threads(ctx, nt);
+                pl = fc_plan_desc(ctx, &d);
+                cr_assert_eq(nla_fft_execute(pl, x, nt == 1 ? y1 : yt), NLA_OK, "%s",
+                             nla_last_error());
+                nla_fft_plan_destroy(pl);
+                if (nt > 1)
+                    cr_expect(memcmp(y1, yt, bytes) == 0, "%s %lld columns of %lld: %d "
+                              "threads differ from one", pi ? "float" : "double",
+                              (long long)hm, (long long)n, nt);
+            }
+            free(x);
+            free(y1);
+            free(yt);
+        }
+    nla_context_set_threads(ctx, 0);
+}
+
 static void every_real(int64_t nmax)
 {
     for (int pi = 0; pi < 2; pi++)
@@ -239,6 +277,7 @@ static void threads_check(const struct thr_case *cases, size_t nc)
     {                                                                          \
         need_isa(#isa);                                                        \
         batches();                                                             \
+        cols_bits();                                                           \
     }                                                                          \
     Test(fft_##isa, real_every_n)                                              \
     {                                                                          \

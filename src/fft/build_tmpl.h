@@ -14,7 +14,8 @@ static int F(ilog2)(int64_t n)
     return k;
 }
 
-/* Whether the data and scratch of a transform of n (4n values) pass the L2 */
+/* Whether the data and scratch of a transform of n (4n values) pass the L2
+   (called with 1.5n: data, scratch and the passes' first table) */
 static int F(past_l2)(int64_t n)
 {
     return n * 4 * (int64_t)sizeof(T) > nla_tuning_get()->cache.l2;

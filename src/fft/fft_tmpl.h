@@ -83,7 +83,7 @@ typedef struct F(plan) {
     F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
     T *rtw;              /* real transforms, even n: twiddles (F(real_setup)) */
     T *rtv;              /* the separate step's split table, or NULL (F(split_table)) */
-    int fused;           /* the real step inside a pass (real_tmpl.h) */
+    int fused;           /* the real step's fused form (real_tmpl.h) */
     int64_t work;        /* complex scratch values per transform */
     int cols;            /* C2C on adjacent columns: F(c2c_cols) */
     int whole;           /* cols that fill their rows, in the L2 (F(c2c_cols)) */
@@ -479,7 +479,9 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
     }
     if (p->cols && p->work < 2 * COL_BLOCK * n)
         p->work = 2 * COL_BLOCK * n;
-    p->whole = p->cols && d->istride == d->howmany && !F(past_l2)(n * d->howmany);
+    /* one thread only: a batch's threads take ranges of columns */
+    p->whole = p->cols && p->nthreads <= 1 && d->istride == d->howmany &&
+               !F(past_l2)(n * d->howmany);
     if (p->whole && p->work < n * d->howmany)
         p->work = n * d->howmany;
     if (d->kind == NLA_FFT_C2C && p->c->small && d->istride == 1 && d->ostride == 1 &&

@@ -13,16 +13,16 @@
  *             (C2R), each k from aligned loads (r2c_post, c2r_pre)
  *   fused     inside the edge pass next to the real data: R2C's last
  *             pass, C2R's first; or R2C's columns of a DIT core (its
- *             radix R as r, M as s).  C2R on a DIT core runs the same
- *             blocks of pairs with no pass, a sweep into z before the
- *             core, for its small tables (the separate step's table has
- *             h values).  That pass splits the h values into r
- *             runs s apart (s = h/r), and the mirror of k = q + s*j is
+ *             radix R as r, M as s).  The edge pass splits the h values
+ *             into r runs s apart (s = h/r), and the mirror of k = q + s*j is
  *             h - k = (s - q) + s*(r-1-j): a block of q and its mirror
  *             block of s - q hold whole pairs (k, h-k).  Block by block,
  *             the pass and the step by pairs (r2c_pairs, c2r_pairs) run
  *             while the block is in L1, so the step costs no sweep.  The
- *             columns q = 0 and q = s/2 pair within themselves.
+ *             columns q = 0 and q = s/2 pair within themselves.  C2R
+ *             on a DIT core runs the same blocks of pairs with no pass
+ *             (r = R, s = M): a sweep into z before the core, for the
+ *             small tables (the separate step's has h values).
  * The fused form's pairs split cache lines on one side (k on the vector
  * grid puts h-k-W+1 off it), which loses in cache; it runs where the
  * half-length data pass the configuration's fft.real_fuse_bytes (tune.h;
@@ -44,7 +44,7 @@ static int F(real_fusable)(const F(plan) *p)
 }
 
 /* The edge pass next to the real data: R2C's last, C2R's first (a DIT
-   core: its columns) */
+   core: R2C its columns; C2R has none, F(has_edge)) */
 static int F(edge_pass)(const F(plan) *p)
 {
     return p->d.kind == NLA_FFT_R2C && p->c->type == CORE_STOCK ? p->c->nst - 1 : 0;

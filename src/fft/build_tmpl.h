@@ -116,8 +116,33 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
         ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';
 }
 
-/* Stage i's broadcast table tw[p*(r-1) + k-1] = W^(p*k), from w = W_n^t
-   (tw_table), where its passes take it: at every pass of a core that runs
+/* o[i*os] = W_n^(t0 + i*dt), its imaginary part times sg, i < cnt, from
+   b = tw_base(n) piece by piece (tw_pieces): the values of tw_table(n, n)
+   without writing and reading back all n of them.  t0 + (cnt-1)*dt < n. */
+static void F(tw_fill)(const double *b, int64_t n, int64_t t0, int64_t dt, int64_t cnt,
+                       double sg, T *o, int64_t os)
+{
+    struct tw_piece pc[8];
+    const int np = tw_pieces(n, pc);
+    int64_t i = 0;
+    for (int j = 0; j < np && i < cnt; j++) {
+        const struct tw_piece *q = &pc[j];
+        const double cr = q->cr, ci = q->ci * sg;
+        int64_t i1 = cnt;
+        if (t0 + i * dt >= q->end)
+            continue;
+        if (dt > 0 && (q->end - 1 - t0) / dt + 1 < cnt)
+            i1 = (q->end - 1 - t0) / dt + 1;
+        for (; i < i1; i++) {
+            const double *v = b + 2 * (q->a + q->dir * (t0 + i * dt));
+            o[2 * i * os] = (T)(cr * v[q->sw]);
+            o[2 * i * os + 1] = (T)(ci * v[1 - q->sw]);
+        }
+    }
+}
+
+/* Stage i's broadcast table tw[p*(r-1) + k-1] = W^(p*k), from w =
+   tw_base(n) (F(tw_fill)), where its passes take it: at every pass of a core that runs
    B > 1 interleaved transforms (c->batch), else where the values q of a
    pass fill a vector or it has one p (F(pass_bc)).  0, or -1 when out of
    memory. */
@@ -136,22 +161,18 @@ static int F(stage_bc)(F(core) *c, int i, const double *w)
     st->tw = F(talloc)(m * (r - 1));
     if (!st->tw)
         return -1;
-    for (int64_t p = 0; p < m; p++)
-        for (int k = 1; k < r; k++) {
-            const double *v = w + 2 * (p * k * s);
-            st->tw[2 * (p * (r - 1) + k - 1)] = (T)v[0];
-            st->tw[2 * (p * (r - 1) + k - 1) + 1] = (T)(sg * v[1]);
-        }
+    for (int k = 1; k < r; k++)
+        F(tw_fill)(w, c->n, 0, k * s, m, sg, st->tw + 2 * (k - 1), r - 1);
     return 0;
 }
 
-/* The passes of radices r[0..ns) (product c->n), their twiddles looked up
-   in one table of W_n^t (tw_table), conjugated for forward cores. */
+/* The passes of radices r[0..ns) (product c->n), their twiddles W_n^t from
+   tw_base(n) (F(tw_fill)), conjugated for forward cores. */
 static int F(stock_build)(F(core) *c, const int *r, int ns)
 {
     const double sg = c->fwd ? -1.0 : 1.0;
     int64_t len = c->n, s = 1;
-    double *w = tw_table(c->n, c->n);
+    double *w = tw_base(c->n);
 
     if (!w)
         return -1;
@@ -173,13 +194,12 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
             /* lane j = p*s + b holds W^(p*k) */
             for (int k = 1; k < r[i]; k++) {
                 T *o = st->twl + 2 * (k - 1) * sm;
-                for (int64_t p = 0; p < m; p++) {
-                    const double *v = w + 2 * (p * k * step);
-                    for (int64_t b = 0; b < s; b++, o += 2) {
-                        o[0] = (T)v[0];
-                        o[1] = (T)(sg * v[1]);
+                F(tw_fill)(w, c->n, 0, k * step, m, sg, o, s);
+                for (int64_t p = 0; p < m; p++)
+                    for (int64_t b = 1; b < s; b++) {
+                        o[2 * (p * s + b)] = o[2 * p * s];
+                        o[2 * (p * s + b) + 1] = o[2 * p * s + 1];
                     }
-                }
             }
         }
         len = m;
@@ -202,7 +222,7 @@ static int F(stock_batch)(F(core) *c)
         if (c->st[i].tw)
             continue;
         if (!w)
-            w = tw_table(c->n, c->n);
+            w = tw_base(c->n);
         rc = w ? F(stage_bc)(c, i, w) : -1;
     }
     free(w);

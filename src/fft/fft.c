@@ -128,6 +128,53 @@ static double *tw_table(int64_t n, int64_t count)
     return w;
 }
 
+/* The base range of tw_table(n, n): t <= e with e = n/8 when 8 | n, n/4
+   when 4 | n, else n/2 (the values tw_table computes; the rest it copies) */
+static int64_t tw_base_end(int64_t n)
+{
+    return n % 8 == 0 ? n / 8 : n % 4 == 0 ? n / 4 : n / 2;
+}
+
+static double *tw_base(int64_t n)
+{
+    return tw_table(n, tw_base_end(n) + 1);
+}
+
+/* W_n^t on the pieces of [0, n) where tw_table copies it from one place of
+   its base range b: on piece j (t < pc[j].end, t >= the end before),
+   with v = b[a + dir*t], W_n^t = (cr * v[sw], ci * v[1-sw]).  Its copies
+   in its order (pi/2 - the angle of n/4 - t, then pi/2 + that of t - n/4,
+   then 2*pi - that of n - t) unrolled, so the same bits.  Returns the
+   number of pieces. */
+struct tw_piece {
+    int64_t end, a;
+    int dir, sw;
+    double cr, ci;
+};
+
+static int tw_pieces(int64_t n, struct tw_piece *pc)
+{
+    const int64_t e = tw_base_end(n), q = n / 8, f = n / 4;
+    int k = 0;
+    pc[k++] = (struct tw_piece){ e + 1, 0, 1, 0, 1, 1 };
+    if (n % 8 == 0) {
+        pc[k++] = (struct tw_piece){ 2 * q + 1, 2 * q, -1, 1, 1, 1 };
+        pc[k++] = (struct tw_piece){ 3 * q + 1, -2 * q, 1, 1, -1, 1 };
+        pc[k++] = (struct tw_piece){ 4 * q + 1, 4 * q, -1, 0, -1, 1 };
+        pc[k++] = (struct tw_piece){ 5 * q, -4 * q, 1, 0, -1, -1 };
+        pc[k++] = (struct tw_piece){ 6 * q, 6 * q, -1, 1, -1, -1 };
+        pc[k++] = (struct tw_piece){ 7 * q, -6 * q, 1, 1, 1, -1 };
+        pc[k++] = (struct tw_piece){ n, 8 * q, -1, 0, 1, -1 };
+    } else if (n % 4 == 0) {
+        pc[k++] = (struct tw_piece){ 2 * f + 1, -f, 1, 1, -1, 1 };
+        pc[k++] = (struct tw_piece){ 3 * f, 3 * f, -1, 1, -1, -1 };
+        pc[k++] = (struct tw_piece){ n, 4 * f, -1, 0, 1, -1 };
+    } else {
+        pc[k++] = (struct tw_piece){ n, n, -1, 0, 1, -1 };
+    }
+    return k;
+}
+
 /* a monotonic clock, in seconds (plan-time measurement) */
 static double now_s(void)
 {

@@ -6,10 +6,10 @@
 # Compiles libnla's sources and each harness directly with clang
 # (-fsanitize=fuzzer,address,undefined; needs clang and libclang-rt-dev),
 # then runs each harness (default: fuzz_blas, fuzz_fft, fuzz_fw) for
-# SECONDS (default 60) on 1 job, seeded from
-# tests/fuzz/corpus/<harness>/ (new inputs go to a scratch copy, the
-# committed corpus is not modified).  Prints, per harness, the executions
-# and the distinct invalid-argument patterns.  Exits non-zero on the first
+# SECONDS (default 60) on 1 job, as many harnesses at once as there are
+# cores, seeded from tests/fuzz/corpus/<harness>/ (new inputs go to a
+# scratch copy, the committed corpus is not modified).  Prints, per
+# harness, the executions and the distinct invalid-argument patterns.  Exits non-zero on a
 # contract violation or sanitizer report (the crashing input is kept in
 # $NLA_FUZZ_DIR/<harness>/).
 set -euo pipefail
@@ -45,26 +45,41 @@ for src in $(cd "$top" && find src -name '*.c' ! -path 'src/cuda/*' ! -path 'src
 done
 wait
 
-status=0
-for h in $harnesses; do
-    echo "== $h"
-    # shellcheck disable=SC2086
-    $CC $cflags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-        "$here/$h.c" "${objs[@]}" -lm -ldl -o "$out/$h"
-    work=$out/$h
+# one harness, its verdict in $out/<harness>.result (PASS or FAIL first)
+run_one() {
+    local h=$1 work=$out/$1 log=$out/$1.log execs pats
     rm -rf "$work.corpus" && mkdir -p "$work.corpus"
     cp "$here/corpus/$h/"* "$work.corpus/" 2>/dev/null || true
-    log=$out/$h.log
     if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 OMP_NUM_THREADS=1 \
        "$out/$h" -seed="${NLA_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=4096 -print_final_stats=1 \
            -artifact_prefix="$work." "$work.corpus" >"$log" 2>&1; then
         execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
         pats=$(grep -a '^fuzz: ' "$log" | tail -n 1)
-        echo "$h: ${execs:-?} executions in ${secs}s; ${pats#fuzz: }"
+        printf 'PASS\n%s\n' "$h: ${execs:-?} executions in ${secs}s; ${pats#fuzz: }" \
+            >"$out/$h.result"
     else
-        tail -n 40 "$log"
-        echo "$h: FAILED (log $log)"
+        { echo FAIL; tail -n 40 "$log"; echo "$h: FAILED (log $log)"; } >"$out/$h.result"
+    fi
+}
+
+for h in $harnesses; do
+    echo "== $h"
+    # shellcheck disable=SC2086
+    $CC $cflags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+        "$here/$h.c" "${objs[@]}" -lm -ldl -o "$out/$h"
+    rm -f "$out/$h.result"
+done
+# the harnesses side by side, one a core (each runs one thread)
+for h in $harnesses; do
+    run_one "$h" &
+    while [ "$(jobs -r | wc -l)" -ge "$(nproc)" ]; do wait -n; done
+done
+wait
+status=0
+for h in $harnesses; do
+    if [ "$(head -n 1 "$out/$h.result" 2>/dev/null)" != PASS ]; then
         status=1
     fi
+    tail -n +2 "$out/$h.result" 2>/dev/null || echo "$h: no result"
 done
 exit $status

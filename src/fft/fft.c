@@ -71,6 +71,49 @@ static void chirp(int64_t j, int64_t n, int sign, double *re, double *im)
     twiddle(r, 2 * n, sign, re, im);
 }
 
+/* The base range of the twiddle tables: t <= e with e = n/8 when 8 | n,
+   n/4 when 4 | n, else n/2 (the values tw_table computes; tw_pieces gives
+   the rest) */
+static int64_t tw_base_end(int64_t n)
+{
+    return n % 8 == 0 ? n / 8 : n % 4 == 0 ? n / 4 : n / 2;
+}
+
+/* W_n^t on the pieces of [0, n), each a copy of one place of the base range
+   b (tw_base_end): on piece j (t < pc[j].end, t >= the end before), with
+   v = b[a + dir*t], W_n^t = (cr * v[sw], ci * v[1-sw]), exactly.  The
+   symmetries pi/2 - the angle of n/4 - t, then pi/2 + that of t - n/4,
+   then 2*pi - that of n - t, each applied to the values before it,
+   unrolled.  Piece 0 is the base range.  Returns the number of pieces. */
+struct tw_piece {
+    int64_t end, a;
+    int dir, sw;
+    double cr, ci;
+};
+
+static int tw_pieces(int64_t n, struct tw_piece *pc)
+{
+    const int64_t e = tw_base_end(n), q = n / 8, f = n / 4;
+    int k = 0;
+    pc[k++] = (struct tw_piece){ e + 1, 0, 1, 0, 1, 1 };
+    if (n % 8 == 0) {
+        pc[k++] = (struct tw_piece){ 2 * q + 1, 2 * q, -1, 1, 1, 1 };
+        pc[k++] = (struct tw_piece){ 3 * q + 1, -2 * q, 1, 1, -1, 1 };
+        pc[k++] = (struct tw_piece){ 4 * q + 1, 4 * q, -1, 0, -1, 1 };
+        pc[k++] = (struct tw_piece){ 5 * q, -4 * q, 1, 0, -1, -1 };
+        pc[k++] = (struct tw_piece){ 6 * q, 6 * q, -1, 1, -1, -1 };
+        pc[k++] = (struct tw_piece){ 7 * q, -6 * q, 1, 1, 1, -1 };
+        pc[k++] = (struct tw_piece){ n, 8 * q, -1, 0, 1, -1 };
+    } else if (n % 4 == 0) {
+        pc[k++] = (struct tw_piece){ 2 * f + 1, -f, 1, 1, -1, 1 };
+        pc[k++] = (struct tw_piece){ 3 * f, 3 * f, -1, 1, -1, -1 };
+        pc[k++] = (struct tw_piece){ n, 4 * f, -1, 0, 1, -1 };
+    } else {
+        pc[k++] = (struct tw_piece){ n, n, -1, 0, 1, -1 };
+    }
+    return k;
+}
+
 /* exp(+2*pi*i * t/n) for t < count (count <= n), as (cos, sin) pairs, to
    about half an ulp: the base range (t <= n/8 when 8 | n, n/4 when 4 | n,
    else n/2) is lo[t % B] * hi[t / B] with both tables in long double and
@@ -78,7 +121,7 @@ static void chirp(int64_t j, int64_t n, int sign, double *re, double *im)
    2*sqrt(n) sines and cosines and n/8 products instead of n of each. */
 static double *tw_table(int64_t n, int64_t count)
 {
-    const int64_t e = n % 8 == 0 ? n / 8 : n % 4 == 0 ? n / 4 : n / 2;
+    const int64_t e = tw_base_end(n);
     const int64_t top = count - 1 < e ? count - 1 : e;
     const long double step = 6.28318530717958647692528676655900577L / (long double)n;
     double *w = malloc((size_t)(count > 0 ? count : 1) * 2 * sizeof(double));
@@ -110,69 +153,23 @@ static double *tw_table(int64_t n, int64_t count)
             w[2 * t + 1] = (double)(l[0] * h[1] + l[1] * h[0]);
         }
     free(lo);
-    /* angle pi/2 - that of n/4 - t, then pi/2 + that of t - n/4, then
-       2*pi - that of n - t */
+    /* the rest by exact symmetries, piece by piece */
+    struct tw_piece pc[8];
+    const int np = tw_pieces(n, pc);
     int64_t t = top + 1;
-    for (; n % 8 == 0 && t < count && 4 * t <= n; t++) {
-        w[2 * t] = w[2 * (n / 4 - t) + 1];
-        w[2 * t + 1] = w[2 * (n / 4 - t)];
-    }
-    for (; n % 4 == 0 && t < count && 2 * t <= n; t++) {
-        w[2 * t] = -w[2 * (t - n / 4) + 1];
-        w[2 * t + 1] = w[2 * (t - n / 4)];
-    }
-    for (; t < count; t++) {
-        w[2 * t] = w[2 * (n - t)];
-        w[2 * t + 1] = -w[2 * (n - t) + 1];
-    }
+    for (int j = 1; j < np; j++)
+        for (; t < pc[j].end && t < count; t++) {
+            const double *v = w + 2 * (pc[j].a + pc[j].dir * t);
+            w[2 * t] = pc[j].cr * v[pc[j].sw];
+            w[2 * t + 1] = pc[j].ci * v[1 - pc[j].sw];
+        }
     return w;
 }
 
-/* The base range of tw_table(n, n): t <= e with e = n/8 when 8 | n, n/4
-   when 4 | n, else n/2 (the values tw_table computes; the rest it copies) */
-static int64_t tw_base_end(int64_t n)
-{
-    return n % 8 == 0 ? n / 8 : n % 4 == 0 ? n / 4 : n / 2;
-}
-
+/* the base range alone, for F(tw_fill) */
 static double *tw_base(int64_t n)
 {
     return tw_table(n, tw_base_end(n) + 1);
-}
-
-/* W_n^t on the pieces of [0, n) where tw_table copies it from one place of
-   its base range b: on piece j (t < pc[j].end, t >= the end before),
-   with v = b[a + dir*t], W_n^t = (cr * v[sw], ci * v[1-sw]).  Its copies
-   in its order (pi/2 - the angle of n/4 - t, then pi/2 + that of t - n/4,
-   then 2*pi - that of n - t) unrolled, so the same bits.  Returns the
-   number of pieces. */
-struct tw_piece {
-    int64_t end, a;
-    int dir, sw;
-    double cr, ci;
-};
-
-static int tw_pieces(int64_t n, struct tw_piece *pc)
-{
-    const int64_t e = tw_base_end(n), q = n / 8, f = n / 4;
-    int k = 0;
-    pc[k++] = (struct tw_piece){ e + 1, 0, 1, 0, 1, 1 };
-    if (n % 8 == 0) {
-        pc[k++] = (struct tw_piece){ 2 * q + 1, 2 * q, -1, 1, 1, 1 };
-        pc[k++] = (struct tw_piece){ 3 * q + 1, -2 * q, 1, 1, -1, 1 };
-        pc[k++] = (struct tw_piece){ 4 * q + 1, 4 * q, -1, 0, -1, 1 };
-        pc[k++] = (struct tw_piece){ 5 * q, -4 * q, 1, 0, -1, -1 };
-        pc[k++] = (struct tw_piece){ 6 * q, 6 * q, -1, 1, -1, -1 };
-        pc[k++] = (struct tw_piece){ 7 * q, -6 * q, 1, 1, 1, -1 };
-        pc[k++] = (struct tw_piece){ n, 8 * q, -1, 0, 1, -1 };
-    } else if (n % 4 == 0) {
-        pc[k++] = (struct tw_piece){ 2 * f + 1, -f, 1, 1, -1, 1 };
-        pc[k++] = (struct tw_piece){ 3 * f, 3 * f, -1, 1, -1, -1 };
-        pc[k++] = (struct tw_piece){ n, 4 * f, -1, 0, 1, -1 };
-    } else {
-        pc[k++] = (struct tw_piece){ n, n, -1, 0, 1, -1 };
-    }
-    return k;
 }
 
 /* a monotonic clock, in seconds (plan-time measurement) */

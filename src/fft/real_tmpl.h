@@ -227,33 +227,26 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
 static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int id, int nth)
 {
     const F(core) *c = f->p->c;
-    if (c->type == CORE_DIT && f->r2c) {
-        F(dit_rows)(c, f->p->kt, x, z, id, nth);
-        F(fused_edge)(f, z, y, id, nth);
-        return;
-    }
-    if (c->type == CORE_DIT) {
-        F(fused_edge)(f, NULL, NULL, id, nth);
-#ifdef _OPENMP
-        if (nth > 1) {
-#pragma omp barrier
-        }
-#endif
-        F(dit_part)(c, f->p->kt, z, y, scr, id, nth);
-        return;
-    }
     if (f->r2c) {
-        F(stock_passes)(c, f->p->kt, 1, 0, c->nst - 1, x, z, x != y ? y : scr, id, nth);
+        if (c->type == CORE_DIT)
+            F(dit_rows)(c, f->p->kt, x, z, id, nth);
+        else
+            F(stock_passes)(c, f->p->kt, 1, 0, c->nst - 1, x, z, x != y ? y : scr, id, nth);
         F(fused_edge)(f, z, y, id, nth);
         return;
     }
+    /* C2R: the pairs (with the first pass, or none on a DIT core), then the
+       rest of the core */
     F(fused_edge)(f, z, scr, id, nth);
 #ifdef _OPENMP
     if (nth > 1) {
 #pragma omp barrier
     }
 #endif
-    F(stock_passes)(c, f->p->kt, 1, 1, c->nst, scr, y, z, id, nth);
+    if (c->type == CORE_DIT)
+        F(dit_part)(c, f->p->kt, z, y, scr, id, nth);
+    else
+        F(stock_passes)(c, f->p->kt, 1, 1, c->nst, scr, y, z, id, nth);
 }
 
 /* One transform, fused, on the core's threads */

@@ -225,10 +225,12 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
 }
 
 /* A 16 KiB L2: the rules take the DIT core for lengths whose data,
-   scratch and first pass's table pass it, with R the least power of two from 8 whose rows are
-   whole cache lines and whose row transforms fit a quarter of the L2 (4096
-   double: d32, float: d16); a plan without wisdom gives the bits of that
-   token, and other bits than the passes' */
+   scratch and first pass's table pass it, with R the least power of two
+   from 8 whose rows are whole cache lines and whose row transforms fit a
+   quarter of the L2 (4096 double: d32, float: d16); where none fits and
+   the data pass the L2, the largest multiple of 8 with whole-line rows
+   (8000: d40).  A plan without wisdom gives the bits of that token, and
+   other bits than the passes'. */
 static void small_l2(void)
 {
     setenv("NLA_CPU_TUNE", "derived", 1);
@@ -238,24 +240,28 @@ static void small_l2(void)
 
 Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
 {
-    static const struct { nla_precision p; const char *dit; } c[] = {
-        { NLA_DOUBLE, "d 4096 f d32" }, { NLA_FLOAT, "s 4096 f d16" } };
-    enum { N = 4096 };
+    static const struct { nla_precision p; int64_t n; const char *dit, *passes; } c[] = {
+        { NLA_DOUBLE, 4096, "d32", "s8.8.8.8" }, { NLA_FLOAT, 4096, "d16", "s8.8.8.8" },
+        { NLA_DOUBLE, 8000, "d40", "s8.8.5.5.5" }, { NLA_FLOAT, 8000, "d40", "s8.8.5.5.5" } };
     cr_assert_eq(nla_cpu_config_value("l2"), 16384);
-    for (int i = 0; i < 2; i++) {
-        const size_t bytes = 2 * N * (c[i].p == NLA_DOUBLE ? sizeof(double) : sizeof(float));
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+        const char pc = c[i].p == NLA_DOUBLE ? 'd' : 's';
+        const int64_t n = c[i].n;
+        const size_t bytes = 2 * (size_t)n * (pc == 'd' ? sizeof(double) : sizeof(float));
         char text[128];
-        void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, N, 7), *yd, *ys;
-        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%s\nend\n", c[i].dit);
+        void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7), *yd, *ys;
+        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n", pc,
+                 (long long)n, c[i].dit);
         import_ok(text);
-        yd = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, N, 7);
-        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %d f s8.8.8.8\nend\n", c[i].dit[0],
-                 N);
+        yd = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
+        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n", pc,
+                 (long long)n, c[i].passes);
         import_ok(text);
-        ys = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, N, 7);
-        cr_expect(memcmp(y0, yd, bytes) == 0, "%s: the rules' plan is not %s", c[i].dit,
-                  c[i].dit + 7);
-        cr_expect(memcmp(yd, ys, bytes) != 0, "%s gives the bits of s8.8.8.8", c[i].dit);
+        ys = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
+        cr_expect(memcmp(y0, yd, bytes) == 0, "%c %lld: the rules' plan is not %s", pc,
+                  (long long)n, c[i].dit);
+        cr_expect(memcmp(yd, ys, bytes) != 0, "%c %lld: %s gives the bits of %s", pc,
+                  (long long)n, c[i].dit, c[i].passes);
         free(y0);
         free(yd);
         free(ys);

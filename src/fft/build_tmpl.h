@@ -71,22 +71,26 @@ static int64_t F(split)(int64_t n)
     return n1;
 }
 
-/* R of the DIT core for n, or 0 for none: the smallest power of two
-   8 <= R <= 64 dividing n such that a row (M = n/R values) is whole cache
-   lines and its transform's data and scratch take at most a quarter of the
-   L2, the rest holding the lines of the streams in flight (doc/tuning.md
-   4.5).  Where no R gives such rows, they would stream from past the L2
-   too, and the passes stay. */
+/* R of the DIT core for n, or 0 for none.  R is a multiple of 8 up to 64
+   dividing n whose rows (M = n/R values) are whole cache lines.  The
+   smallest power of two whose row transform's data and scratch take at
+   most a quarter of the L2, the rest holding the lines of the streams in
+   flight (doc/tuning.md 4.5).  Where none fits and the data alone pass the
+   L2, the largest R, the shortest rows: the DIT streams the data 3 times
+   with tables of about sqrt(n) values, where the passes stream them and a
+   first table of n values once each (4.7). */
 static int64_t F(dit_radix)(int64_t n)
 {
-    for (int64_t R = 8; R <= 64 && n % R == 0; R *= 2) {
+    int64_t longest = 0;
+    for (int64_t R = 8; R <= 64; R += 8) {
         const int64_t m = n / R;
-        if (m * 2 * (int64_t)sizeof(T) % 64 != 0)
-            return 0;
-        if (!F(past_l2)(4 * m))
+        if (n % R != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
+            continue;
+        if ((R & (R - 1)) == 0 && !F(past_l2)(4 * m))
             return R;
+        longest = R;
     }
-    return 0;
+    return F(past_l2)(n / 2) ? longest : 0;
 }
 
 static int F(has_codelet)(int64_t n, int fwd)

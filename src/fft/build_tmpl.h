@@ -120,39 +120,14 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
         ch->kind = F(has_codelet)(n, fwd) ? 'c' : 's';
 }
 
-/* o[i*os] = W_n^(t0 + i*dt), its imaginary part times sg, i < cnt, from
-   b = tw_base(n) piece by piece (tw_pieces): the values of tw_table(n, n)
-   without writing and reading back all n of them.  t0 + (cnt-1)*dt < n. */
-static void F(tw_fill)(const double *b, int64_t n, int64_t t0, int64_t dt, int64_t cnt,
-                       double sg, T *o, int64_t os)
-{
-    struct tw_piece pc[8];
-    const int np = tw_pieces(n, pc);
-    int64_t i = 0;
-    for (int j = 0; j < np && i < cnt; j++) {
-        const struct tw_piece *q = &pc[j];
-        const double cr = q->cr, ci = q->ci * sg;
-        int64_t i1 = cnt;
-        if (t0 + i * dt >= q->end)
-            continue;
-        if (dt > 0 && (q->end - 1 - t0) / dt + 1 < cnt)
-            i1 = (q->end - 1 - t0) / dt + 1;
-        for (; i < i1; i++) {
-            const double *v = b + 2 * (q->a + q->dir * (t0 + i * dt));
-            o[2 * i * os] = (T)(cr * v[q->sw]);
-            o[2 * i * os + 1] = (T)(ci * v[1 - q->sw]);
-        }
-    }
-}
-
 /* Stage i's broadcast table tw[p*(r-1) + k-1] = W^(p*k), from w =
-   tw_base(n) (F(tw_fill)), where its passes take it: at every pass of a core that runs
+   F(tw_base)(n) (F(tw_fill)), where its passes take it: at every pass of a core that runs
    B > 1 interleaved transforms (c->batch), else where the values q of a
    pass fill a vector or it has one p (F(pass_bc)).  0, or -1 when out of
    memory. */
-static int F(stage_bc)(F(core) *c, int i, const double *w)
+static int F(stage_bc)(F(core) *c, int i, const T *w)
 {
-    const double sg = c->fwd ? -1.0 : 1.0;
+    const T sg = c->fwd ? -1 : 1;
     F(stage) *st = &c->st[i];
     const int r = st->r;
     int64_t s = 1;
@@ -171,12 +146,12 @@ static int F(stage_bc)(F(core) *c, int i, const double *w)
 }
 
 /* The passes of radices r[0..ns) (product c->n), their twiddles W_n^t from
-   tw_base(n) (F(tw_fill)), conjugated for forward cores. */
+   F(tw_base)(n) (F(tw_fill)), conjugated for forward cores. */
 static int F(stock_build)(F(core) *c, const int *r, int ns)
 {
-    const double sg = c->fwd ? -1.0 : 1.0;
+    const T sg = c->fwd ? -1 : 1;
     int64_t len = c->n, s = 1;
-    double *w = tw_base(c->n);
+    T *w = F(tw_base)(c->n);
 
     if (!w)
         return -1;
@@ -199,7 +174,7 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
             for (int k = 1; k < r[i]; k++) {
                 T *o = st->twl + 2 * (k - 1) * sm;
                 F(tw_fill)(w, c->n, 0, k * step, m, sg, o, s);
-                for (int64_t p = 0; p < m; p++)
+                for (int64_t p = 0; p < m && s > 1; p++)
                     for (int64_t b = 1; b < s; b++) {
                         o[2 * (p * s + b)] = o[2 * p * s];
                         o[2 * (p * s + b) + 1] = o[2 * p * s + 1];
@@ -218,7 +193,7 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
    broadcast tables its passes then take.  0, or -1 when out of memory. */
 static int F(stock_batch)(F(core) *c)
 {
-    double *w = NULL;
+    T *w = NULL;
     int rc = 0;
 
     c->batch = 1;
@@ -226,7 +201,7 @@ static int F(stock_batch)(F(core) *c)
         if (c->st[i].tw)
             continue;
         if (!w)
-            w = tw_base(c->n);
+            w = F(tw_base)(c->n);
         rc = w ? F(stage_bc)(c, i, w) : -1;
     }
     free(w);
@@ -278,26 +253,13 @@ static void F(core_threads)(F(core) *c, int nt)
     }
 }
 
-/* W_n^t, t < count, from tw_table (conjugated forward), or NULL */
-static T *F(tw_pair_table)(int64_t n, int64_t count, int fwd)
-{
-    double *w = tw_table(n, count);
-    T *o = w ? F(talloc)(count) : NULL;
-    for (int64_t t = 0; o && t < count; t++) {
-        o[2 * t] = (T)w[2 * t];
-        o[2 * t + 1] = (T)(fwd ? -w[2 * t + 1] : w[2 * t + 1]);
-    }
-    free(w);
-    return o;
-}
-
 /* The tables of W_n^e = lo[e % nlo] * hi[e / nlo], e < n, nlo | n:
    lo[t] = W_n^t, t < nlo; hi[t] = W_n^(t*nlo) = W_(n/nlo)^t, t < n/nlo */
 static int F(tw_pair)(F(core) *c, int64_t nlo)
 {
     c->nlo = nlo;
-    c->lo = F(tw_pair_table)(c->n, nlo, c->fwd);
-    c->hi = F(tw_pair_table)(c->n / nlo, c->n / nlo, c->fwd);
+    c->lo = F(tw_table)(c->n, nlo, c->fwd);
+    c->hi = F(tw_table)(c->n / nlo, c->n / nlo, c->fwd);
     return c->lo && c->hi ? 0 : -1;
 }
 

@@ -1,6 +1,7 @@
 /*
- * fft.c - the CPU FFT: twiddles, scratch, and the backend entries.  The
- * transforms themselves are in fft_tmpl.h and the DCTs in dct_tmpl.h,
+ * fft.c - the CPU FFT: single twiddles and the tables' symmetries,
+ * scratch, and the backend entries.  The transforms themselves are in
+ * fft_tmpl.h, the twiddle tables in tw_tmpl.h and the DCTs in dct_tmpl.h,
  * included once per precision.
  */
 #include <math.h>
@@ -72,7 +73,7 @@ static void chirp(int64_t j, int64_t n, int sign, double *re, double *im)
 }
 
 /* The base range of the twiddle tables: t <= e with e = n/8 when 8 | n,
-   n/4 when 4 | n, else n/2 (the values tw_table computes; tw_pieces gives
+   n/4 when 4 | n, else n/2 (the values F(tw_values) computes; tw_pieces gives
    the rest) */
 static int64_t tw_base_end(int64_t n)
 {
@@ -112,64 +113,6 @@ static int tw_pieces(int64_t n, struct tw_piece *pc)
         pc[k++] = (struct tw_piece){ n, n, -1, 0, 1, -1 };
     }
     return k;
-}
-
-/* exp(+2*pi*i * t/n) for t < count (count <= n), as (cos, sin) pairs, to
-   about half an ulp: the base range (t <= n/8 when 8 | n, n/4 when 4 | n,
-   else n/2) is lo[t % B] * hi[t / B] with both tables in long double and
-   the product rounded once; the rest follows by exact symmetries.  About
-   2*sqrt(n) sines and cosines and n/8 products instead of n of each. */
-static double *tw_table(int64_t n, int64_t count)
-{
-    const int64_t e = tw_base_end(n);
-    const int64_t top = count - 1 < e ? count - 1 : e;
-    const long double step = 6.28318530717958647692528676655900577L / (long double)n;
-    double *w = malloc((size_t)(count > 0 ? count : 1) * 2 * sizeof(double));
-    long double *lo, *hi;
-    int64_t B = 1, nh;
-
-    while (B * B < top + 1)
-        B++;
-    nh = top / B + 1;
-    lo = malloc((size_t)(B + nh) * 2 * sizeof(long double));
-    if (!w || !lo) {
-        free(w);
-        free(lo);
-        return NULL;
-    }
-    hi = lo + 2 * B;
-    for (int64_t b = 0; b < B; b++) {
-        lo[2 * b] = cosl(step * (long double)b);
-        lo[2 * b + 1] = sinl(step * (long double)b);
-    }
-    for (int64_t a = 0; a < nh; a++) {
-        hi[2 * a] = cosl(step * (long double)(a * B));
-        hi[2 * a + 1] = sinl(step * (long double)(a * B));
-    }
-    for (int64_t a = 0, t = 0; a < nh; a++)
-        for (int64_t b = 0; b < B && t <= top; b++, t++) {
-            const long double *l = lo + 2 * b, *h = hi + 2 * a;
-            w[2 * t] = (double)(l[0] * h[0] - l[1] * h[1]);
-            w[2 * t + 1] = (double)(l[0] * h[1] + l[1] * h[0]);
-        }
-    free(lo);
-    /* the rest by exact symmetries, piece by piece */
-    struct tw_piece pc[8];
-    const int np = tw_pieces(n, pc);
-    int64_t t = top + 1;
-    for (int j = 1; j < np; j++)
-        for (; t < pc[j].end && t < count; t++) {
-            const double *v = w + 2 * (pc[j].a + pc[j].dir * t);
-            w[2 * t] = pc[j].cr * v[pc[j].sw];
-            w[2 * t + 1] = pc[j].ci * v[1 - pc[j].sw];
-        }
-    return w;
-}
-
-/* the base range alone, for F(tw_fill) */
-static double *tw_base(int64_t n)
-{
-    return tw_table(n, tw_base_end(n) + 1);
 }
 
 /* a monotonic clock, in seconds (plan-time measurement) */
@@ -244,6 +187,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 
 #define T double
 #define F(name) d_##name
+#define TWP long double
 #define KVC dvc
 #define KBC dbc
 #define KLANE dlane
@@ -257,12 +201,14 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define KSMALL dsmall
 #define KSMALLIL dsmall_il
 #include "fft_tmpl.h"
+#include "tw_tmpl.h"
 #include "real_tmpl.h"
 #include "build_tmpl.h"
 #include "measure_tmpl.h"
 #include "dct_tmpl.h"
 #undef T
 #undef F
+#undef TWP
 #undef KVC
 #undef KBC
 #undef KLANE
@@ -278,6 +224,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 
 #define T float
 #define F(name) s_##name
+#define TWP double
 #define KVC svc
 #define KBC sbc
 #define KLANE slane
@@ -291,12 +238,14 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define KSMALL ssmall
 #define KSMALLIL ssmall_il
 #include "fft_tmpl.h"
+#include "tw_tmpl.h"
 #include "real_tmpl.h"
 #include "build_tmpl.h"
 #include "measure_tmpl.h"
 #include "dct_tmpl.h"
 #undef T
 #undef F
+#undef TWP
 #undef KVC
 #undef KBC
 #undef KLANE

@@ -57,11 +57,12 @@ static int F(edge_radix)(const F(plan) *p)
 }
 
 /* The separate step's split table rtv (kernels.h, r2c_post) from w =
-   conj W_n^k, k < h, where its vectors run (unit strides) in cache: from
-   past the L2 its two vectors a value cost more bytes than the shuffles
-   they save.  -1: no memory. */
-static int F(split_table)(F(plan) *p, const double *w)
+   p->rtw = conj W_n^k, k < h, where its vectors run (unit strides) in
+   cache: from past the L2 its two vectors a value cost more bytes than the
+   shuffles they save.  -1: no memory. */
+static int F(split_table)(F(plan) *p)
 {
+    const T *w = p->rtw;
     const int64_t h = p->d.n / 2, W = p->kt->KVC, hp = (h + W - 1) / W * W;
     const int r2c = p->d.kind == NLA_FFT_R2C;
     const double c = r2c ? p->d.scale / 2 : 1.0;
@@ -73,7 +74,7 @@ static int F(split_table)(F(plan) *p, const double *w)
         return -1;
     for (int64_t k = 0; k < hp; k++) {
         /* w_k = W_n^k = wr + i wi; R2C u = -i w c, C2R u = i conj(w) */
-        const double wr = k < h ? w[2 * k] : 0, wi = k < h ? -w[2 * k + 1] : 0;
+        const double wr = k < h ? w[2 * k] : 0, wi = k < h ? w[2 * k + 1] : 0;
         const double ur = r2c ? c * wi : wi, ui = r2c ? -c * wr : wr;
         T *t = p->rtv + 4 * W * (k / W) + 2 * (k % W);
         t[0] = t[1] = (T)ur;
@@ -91,34 +92,23 @@ static int F(real_setup)(F(plan) *p)
     const int64_t n = p->d.n, h = n / 2;
     int r;
     int64_t nw;
-    double *w;
 
     p->fused = F(real_fusable)(p);
     r = p->fused ? F(edge_radix)(p) : 0;
     nw = p->fused ? h / r / 2 + 1 : h + 1;
-    w = tw_table(n, nw);
     p->rtw = F(talloc)(nw + r);
-    if (!p->rtw || !w) {
-        free(w);
+    if (!p->rtw || F(tw_values)(n, nw, p->rtw) != 0)
         return -1;
-    }
     /* W_n^k = exp(-2*pi*i*k/n) */
-    for (int64_t k = 0; k < nw; k++) {
-        p->rtw[2 * k] = (T)w[2 * k];
-        p->rtw[2 * k + 1] = (T)-w[2 * k + 1];
-    }
+    for (int64_t k = 0; k < nw; k++)
+        p->rtw[2 * k + 1] = -p->rtw[2 * k + 1];
     for (int j = 0; j < r; j++) {
         double re, im;
         twiddle(h / r * j, n, -1, &re, &im);
         p->rtw[2 * (nw + j)] = (T)re;
         p->rtw[2 * (nw + j) + 1] = (T)im;
     }
-    if (F(split_table)(p, w) != 0) {
-        free(w);
-        return -1;
-    }
-    free(w);
-    return 0;
+    return F(split_table)(p);
 }
 
 /* One fused transform's state: the edge pass e (radix r, its runs s = h/r

@@ -1,0 +1,106 @@
+/*
+ * tw_tmpl.h - the twiddle tables of one precision, included by fft.c after
+ * fft_tmpl.h with its T and F(name), and TWP, the type the products are
+ * carried in: long double for double plans (about half an ulp), double for
+ * float plans (29 bits past a float's, without the x87).  The values are
+ * W_n^t = exp(+2*pi*i * t/n), made in the base range (tw_base_end) and
+ * taken from it elsewhere by exact symmetries (tw_pieces, fft.c).
+ */
+
+#define TW_COS(x) _Generic((x), long double: cosl, default: cos)(x)
+#define TW_SIN(x) _Generic((x), long double: sinl, default: sin)(x)
+
+/* W_n^t for t < count (count <= n) into w, (cos, sin) pairs: the base
+   range is lo[t % B] * hi[t / B], about 2*sqrt(n) sines and cosines and
+   n/8 products, each carried in TWP and rounded once; the rest by exact
+   symmetries, piece by piece.  0, or -1 when out of memory. */
+static int F(tw_values)(int64_t n, int64_t count, T *w)
+{
+    const int64_t e = tw_base_end(n);
+    const int64_t top = count - 1 < e ? count - 1 : e;
+    const TWP step = (TWP)6.28318530717958647692528676655900577L / (TWP)n;
+    struct tw_piece pc[8];
+    const int np = tw_pieces(n, pc);
+    int64_t B = 1, t = top + 1;
+    TWP *lo, *hi;
+
+    while (B * B < top + 1)
+        B++;
+    lo = malloc((size_t)(B + top / B + 1) * 2 * sizeof(TWP));
+    if (!lo)
+        return -1;
+    hi = lo + 2 * B;
+    for (int64_t j = 0; j < B + top / B + 1; j++) {
+        const TWP a = step * (TWP)(j < B ? j : (j - B) * B);
+        lo[2 * j] = TW_COS(a);
+        lo[2 * j + 1] = TW_SIN(a);
+    }
+    for (int64_t a = 0; a * B <= top; a++) {
+        const TWP hr = hi[2 * a], hm = hi[2 * a + 1];
+        const int64_t nb = top + 1 - a * B < B ? top + 1 - a * B : B;
+        T *o = w + 2 * a * B;
+        for (int64_t b = 0; b < nb; b++) {
+            o[2 * b] = (T)(lo[2 * b] * hr - lo[2 * b + 1] * hm);
+            o[2 * b + 1] = (T)(lo[2 * b] * hm + lo[2 * b + 1] * hr);
+        }
+    }
+    free(lo);
+    for (int j = 1; j < np; j++)
+        for (; t < pc[j].end && t < count; t++) {
+            const T *v = w + 2 * (pc[j].a + pc[j].dir * t);
+            w[2 * t] = (T)pc[j].cr * v[pc[j].sw];
+            w[2 * t + 1] = (T)pc[j].ci * v[1 - pc[j].sw];
+        }
+    return 0;
+}
+
+/* W_n^t, t < count, conjugated when fwd (F(talloc)), or NULL */
+static T *F(tw_table)(int64_t n, int64_t count, int fwd)
+{
+    T *w = F(talloc)(count);
+    if (w && F(tw_values)(n, count, w) != 0) {
+        free(w);
+        return NULL;
+    }
+    for (int64_t t = 0; w && fwd && t < count; t++)
+        w[2 * t + 1] = -w[2 * t + 1];
+    return w;
+}
+
+/* the base range alone, for F(tw_fill) */
+static T *F(tw_base)(int64_t n)
+{
+    return F(tw_table)(n, tw_base_end(n) + 1, 0);
+}
+
+/* o[i*os] = W_n^(t0 + i*dt), its imaginary part times sg, i < cnt, from
+   b = F(tw_base)(n) piece by piece (tw_pieces): the values of
+   F(tw_table)(n, n, 0) without writing and reading back all n of them.
+   t0 + (cnt-1)*dt < n. */
+static void F(tw_fill)(const T *b, int64_t n, int64_t t0, int64_t dt, int64_t cnt, T sg,
+                       T *o, int64_t os)
+{
+    struct tw_piece pc[8];
+    const int np = tw_pieces(n, pc);
+    int64_t i = 0;
+    for (int j = 0; j < np && i < cnt; j++) {
+        const struct tw_piece *q = &pc[j];
+        const T cr = (T)q->cr, ci = (T)q->ci * sg;
+        const int64_t vs = 2 * q->dir * dt;
+        int64_t i1 = cnt;
+        if (t0 + i * dt >= q->end)
+            continue;
+        if (dt > 0 && (q->end - 1 - t0) / dt + 1 < cnt)
+            i1 = (q->end - 1 - t0) / dt + 1;
+        const T *v = b + 2 * (q->a + q->dir * (t0 + i * dt));
+        const T *vr = v + q->sw, *vi = v + 1 - q->sw;
+        T *out = o + 2 * i * os;
+        for (; i < i1; i++, vr += vs, vi += vs, out += 2 * os) {
+            out[0] = cr * *vr;
+            out[1] = ci * *vi;
+        }
+    }
+}
+
+#undef TW_COS
+#undef TW_SIN

@@ -228,9 +228,10 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
    scratch and first pass's table pass it, with R the least power of two
    from 8 whose rows are whole cache lines and whose row transforms fit a
    quarter of the L2 (4096 double: d32, float: d16); where none fits and
-   the data pass the L2, the largest multiple of 8 with whole-line rows
-   (8000: d40).  A plan without wisdom gives the bits of that token, and
-   other bits than the passes'. */
+   the data pass the L2, the largest multiple of 8 with whole-line rows if
+   they fit half the L2 (8000: d40; 32768 double: rows of 512 values do
+   not, and the passes stay).  A plan without wisdom gives the bits of the
+   rules' token, and other bits than the other's. */
 static void small_l2(void)
 {
     setenv("NLA_CPU_TUNE", "derived", 1);
@@ -240,9 +241,10 @@ static void small_l2(void)
 
 Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
 {
-    static const struct { nla_precision p; int64_t n; const char *dit, *passes; } c[] = {
+    static const struct { nla_precision p; int64_t n; const char *rule, *other; } c[] = {
         { NLA_DOUBLE, 4096, "d32", "s8.8.8.8" }, { NLA_FLOAT, 4096, "d16", "s8.8.8.8" },
-        { NLA_DOUBLE, 8000, "d40", "s8.8.5.5.5" }, { NLA_FLOAT, 8000, "d40", "s8.8.5.5.5" } };
+        { NLA_DOUBLE, 8000, "d40", "s8.8.5.5.5" }, { NLA_FLOAT, 8000, "d40", "s8.8.5.5.5" },
+        { NLA_DOUBLE, 32768, "s8.8.8.8.8", "d64" } };
     cr_assert_eq(nla_cpu_config_value("l2"), 16384);
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         const char pc = c[i].p == NLA_DOUBLE ? 'd' : 's';
@@ -251,17 +253,17 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
         char text[128];
         void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7), *yd, *ys;
         snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n", pc,
-                 (long long)n, c[i].dit);
+                 (long long)n, c[i].rule);
         import_ok(text);
         yd = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
         snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n", pc,
-                 (long long)n, c[i].passes);
+                 (long long)n, c[i].other);
         import_ok(text);
         ys = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
         cr_expect(memcmp(y0, yd, bytes) == 0, "%c %lld: the rules' plan is not %s", pc,
-                  (long long)n, c[i].dit);
+                  (long long)n, c[i].rule);
         cr_expect(memcmp(yd, ys, bytes) != 0, "%c %lld: %s gives the bits of %s", pc,
-                  (long long)n, c[i].dit, c[i].passes);
+                  (long long)n, c[i].rule, c[i].other);
         free(y0);
         free(yd);
         free(ys);

@@ -76,21 +76,22 @@ static int64_t F(split)(int64_t n)
    smallest power of two whose row transform's data and scratch take at
    most a quarter of the L2, the rest holding the lines of the streams in
    flight (doc/tuning.md 4.5).  Where none fits and the data alone pass the
-   L2, the largest R, the shortest rows: the DIT streams the data 3 times
-   with tables of about sqrt(n) values, where the passes stream them and a
-   first table of n values once each (4.7). */
+   L2, the largest R, the shortest rows, if they fit half of it: the DIT
+   streams the data 3 times with tables of about sqrt(n) values, where the
+   passes stream them and a first table of n values once each; rows past
+   half the L2 stream from farther out themselves (4.7). */
 static int64_t F(dit_radix)(int64_t n)
 {
-    int64_t longest = 0;
-    for (int64_t R = 8; R <= 64; R += 8) {
-        const int64_t m = n / R;
-        if (n % R != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
+    int64_t R = 0;
+    for (int64_t r = 8; r <= 64; r += 8) {
+        const int64_t m = n / r;
+        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
             continue;
-        if ((R & (R - 1)) == 0 && !F(past_l2)(4 * m))
-            return R;
-        longest = R;
+        if ((r & (r - 1)) == 0 && !F(past_l2)(4 * m))
+            return r;
+        R = r;
     }
-    return F(past_l2)(n / 2) ? longest : 0;
+    return R && F(past_l2)(n / 2) && !F(past_l2)(2 * (n / R)) ? R : 0;
 }
 
 static int F(has_codelet)(int64_t n, int fwd)

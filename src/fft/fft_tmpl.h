@@ -18,8 +18,9 @@
  *               transforms interleaved element by element of n = 2^k <=
  *               2^NLA_FFT_IL_LOG run KSMALLIL, vectors across them
  *   CORE_DIT    the same n past the L2: n = R*M, a transpose, R row FFTs
- *               of length M in cache, the twiddles, M column FFTs of
- *               length R (F(dit_run))
+ *               of length M (in the L2 where an R lets them fit, else the
+ *               shortest rows; F(dit_radix)), the twiddles, M column FFTs
+ *               of length R (F(dit_run))
  *   CORE_4STEP  the same n past the cache: n = n1*n2, n2 column FFTs of
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
@@ -278,7 +279,7 @@ static void F(dit_share)(int64_t M, int id, int nth, int64_t *m0, int64_t *m1)
 }
 
 /* The DIT core's first two steps, thread id of nth's share: z[r*M + m] =
-   x[m*R + r], then each row r of z transformed (length M, in cache) and
+   x[m*R + r], then each row r of z transformed (length M) and
    times W_n^(r*k).  z is work's first n values; the threads (when nth >
    1, all of the enclosing team) meet after each step. */
 static void F(dit_rows)(const F(core) *c, const nla_fft_kernels *kt, const T *x, T *work,

@@ -15,7 +15,8 @@
  * first, odd primes before the powers of two); for data past a quarter of
  * it the four-step split n1 of the rules and the divisors of n just below
  * and above it; where the data and scratch pass half the L2, the DIT cores
- * of R = 8 to 64.  No new candidate starts after 30 ms, so long transforms
+ * of the powers of two R = 8 to 64 (and the rules' R, the first
+ * candidate).  No new candidate starts after 30 ms, so long transforms
  * try only the first few.
  */
 

@@ -7,8 +7,10 @@
  * taken from it elsewhere by exact symmetries (tw_pieces, fft.c).
  */
 
-#define TW_COS(x) _Generic((x), long double: cosl, default: cos)(x)
-#define TW_SIN(x) _Generic((x), long double: sinl, default: sin)(x)
+/* cosl and sinl for long double, cos and sin for double (x + 0: an
+   rvalue, whatever the compiler does with a const's qualifier) */
+#define TW_COS(x) _Generic((x) + 0, long double: cosl, default: cos)(x)
+#define TW_SIN(x) _Generic((x) + 0, long double: sinl, default: sin)(x)
 
 /* W_n^t for t < count (count <= n) into w, (cos, sin) pairs: the base
    range is lo[t % B] * hi[t / B], about 2*sqrt(n) sines and cosines and
@@ -92,12 +94,11 @@ static void F(tw_fill)(const T *b, int64_t n, int64_t t0, int64_t dt, int64_t cn
             continue;
         if (dt > 0 && (q->end - 1 - t0) / dt + 1 < cnt)
             i1 = (q->end - 1 - t0) / dt + 1;
-        const T *v = b + 2 * (q->a + q->dir * (t0 + i * dt));
-        const T *vr = v + q->sw, *vi = v + 1 - q->sw;
-        T *out = o + 2 * i * os;
-        for (; i < i1; i++, vr += vs, vi += vs, out += 2 * os) {
-            out[0] = cr * *vr;
-            out[1] = ci * *vi;
+        const int sr = q->sw, si = 1 - q->sw;
+        int64_t v = 2 * (q->a + q->dir * (t0 + i * dt)), u = 2 * i * os;
+        for (; i < i1; i++, v += vs, u += 2 * os) {
+            o[u] = cr * b[v + sr];
+            o[u + 1] = ci * b[v + si];
         }
     }
 }

@@ -52,6 +52,16 @@ static void *run_c2c(nla_context *c, nla_precision p, nla_fft_direction dir, int
     return y;
 }
 
+/* run_c2c forward on ctx after importing tok as the wisdom of (p, n, forward) */
+static void *run_token(nla_precision p, int64_t n, const char *tok, uint64_t seed)
+{
+    char text[128];
+    snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n",
+             p == NLA_DOUBLE ? 'd' : 's', (long long)n, tok);
+    import_ok(text);
+    return run_c2c(ctx, p, NLA_FFT_FORWARD, n, seed);
+}
+
 Test(wisdom, measured_plans_are_accurate)
 {
     static const int64_t sizes[] = { 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096,
@@ -121,10 +131,7 @@ Test(wisdom, choices_take_effect)
     enum { N = 4096, K = sizeof tok / sizeof *tok };
     void *y[K], *y0 = run_c2c(ctx, NLA_DOUBLE, NLA_FFT_FORWARD, N, 5);
     for (int i = 0; i < K; i++) {
-        char text[128];
-        snprintf(text, sizeof text, "nla-fft-wisdom 1\nd %d f %s\nend\n", N, tok[i]);
-        import_ok(text);
-        y[i] = run_c2c(ctx, NLA_DOUBLE, NLA_FFT_FORWARD, N, 5);
+        y[i] = run_token(NLA_DOUBLE, N, tok[i], 5);
         for (int j = 0; j < i; j++)
             cr_expect(memcmp(y[i], y[j], 2 * N * sizeof(double)) != 0,
                       "%s and %s give the same bits", tok[i], tok[j]);
@@ -249,17 +256,10 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         const char pc = c[i].p == NLA_DOUBLE ? 'd' : 's';
         const int64_t n = c[i].n;
-        const size_t bytes = 2 * (size_t)n * (pc == 'd' ? sizeof(double) : sizeof(float));
-        char text[128];
-        void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7), *yd, *ys;
-        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n", pc,
-                 (long long)n, c[i].rule);
-        import_ok(text);
-        yd = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
-        snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\nend\n", pc,
-                 (long long)n, c[i].other);
-        import_ok(text);
-        ys = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
+        const size_t bytes = 2 * (size_t)n * fc_rsz(c[i].p);
+        void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
+        void *yd = run_token(c[i].p, n, c[i].rule, 7);
+        void *ys = run_token(c[i].p, n, c[i].other, 7);
         cr_expect(memcmp(y0, yd, bytes) == 0, "%c %lld: the rules' plan is not %s", pc,
                   (long long)n, c[i].rule);
         cr_expect(memcmp(yd, ys, bytes) != 0, "%c %lld: %s gives the bits of %s", pc,

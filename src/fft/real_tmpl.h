@@ -97,11 +97,9 @@ static int F(real_setup)(F(plan) *p)
     r = p->fused ? F(edge_radix)(p) : 0;
     nw = p->fused ? h / r / 2 + 1 : h + 1;
     p->rtw = F(talloc)(nw + r);
-    if (!p->rtw || F(tw_values)(n, nw, p->rtw) != 0)
-        return -1;
     /* W_n^k = exp(-2*pi*i*k/n) */
-    for (int64_t k = 0; k < nw; k++)
-        p->rtw[2 * k + 1] = -p->rtw[2 * k + 1];
+    if (!p->rtw || F(tw_values)(n, nw, 1, p->rtw) != 0)
+        return -1;
     for (int j = 0; j < r; j++) {
         double re, im;
         twiddle(h / r * j, n, -1, &re, &im);

@@ -12,27 +12,29 @@
 #define TW_COS(x) _Generic((x) + 0, long double: cosl, default: cos)(x)
 #define TW_SIN(x) _Generic((x) + 0, long double: sinl, default: sin)(x)
 
-/* W_n^t for t < count (count <= n) into w, (cos, sin) pairs: the base
-   range is lo[t % B] * hi[t / B], about 2*sqrt(n) sines and cosines and
-   n/8 products, each carried in TWP and rounded once; the rest by exact
-   symmetries, piece by piece.  0, or -1 when out of memory. */
-static int F(tw_values)(int64_t n, int64_t count, T *w)
+/* W_n^t for t < count (count <= n) into w, (cos, sin) pairs, conjugated
+   when conj: the base range is lo[t % B] * hi[t / B], about 2*sqrt(n)
+   sines and cosines and n/8 products, each carried in TWP and rounded
+   once; the rest by exact symmetries, piece by piece.  0, or -1 when out
+   of memory. */
+static int F(tw_values)(int64_t n, int64_t count, int conj, T *w)
 {
     const int64_t e = tw_base_end(n);
     const int64_t top = count - 1 < e ? count - 1 : e;
     const TWP step = (TWP)6.28318530717958647692528676655900577L / (TWP)n;
     struct tw_piece pc[8];
     const int np = tw_pieces(n, pc);
-    int64_t B = 1, t = top + 1;
+    int64_t B = 1, nh, t = top + 1;
     TWP *lo, *hi;
 
     while (B * B < top + 1)
         B++;
-    lo = malloc((size_t)(B + top / B + 1) * 2 * sizeof(TWP));
+    nh = top / B + 1;
+    lo = malloc((size_t)(B + nh) * 2 * sizeof(TWP));
     if (!lo)
         return -1;
     hi = lo + 2 * B;
-    for (int64_t j = 0; j < B + top / B + 1; j++) {
+    for (int64_t j = 0; j < B + nh; j++) {
         const TWP a = step * (TWP)(j < B ? j : (j - B) * B);
         lo[2 * j] = TW_COS(a);
         lo[2 * j + 1] = TW_SIN(a);
@@ -53,6 +55,8 @@ static int F(tw_values)(int64_t n, int64_t count, T *w)
             w[2 * t] = (T)pc[j].cr * v[pc[j].sw];
             w[2 * t + 1] = (T)pc[j].ci * v[1 - pc[j].sw];
         }
+    for (t = 0; conj && t < count; t++)
+        w[2 * t + 1] = -w[2 * t + 1];
     return 0;
 }
 
@@ -60,12 +64,10 @@ static int F(tw_values)(int64_t n, int64_t count, T *w)
 static T *F(tw_table)(int64_t n, int64_t count, int fwd)
 {
     T *w = F(talloc)(count);
-    if (w && F(tw_values)(n, count, w) != 0) {
+    if (w && F(tw_values)(n, count, fwd, w) != 0) {
         free(w);
         return NULL;
     }
-    for (int64_t t = 0; w && fwd && t < count; t++)
-        w[2 * t + 1] = -w[2 * t + 1];
     return w;
 }
 

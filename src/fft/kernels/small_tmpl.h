@@ -200,6 +200,12 @@ FK_INLINE void FK(small_run)(int n, int fwd, int64_t hm, int64_t id, int64_t od,
         FK(small1)(n, fwd, x + 2 * b * id, y + 2 * b * od);
 }
 
+/* The n rows are n streams, B apart: more than the hardware prefetchers
+   follow once n passes 16 or so, so each row's line two lines (128 bytes)
+   ahead is asked for in software, the output's for writing
+   (doc/tuning.md 4.8) */
+#define FK_IL_AHEAD (128 / (2 * FK_TSIZE))
+
 /* cnt transforms of n = 2^k <= 64 interleaved element by element, stride
    B (element j of transform b at [j*B + b]): vectors across W transforms,
    the n-point DFT across the n vectors; the last cnt % W transforms by
@@ -209,6 +215,13 @@ FK_INLINE void FK(small_il)(int n, int fwd, int64_t cnt, int64_t B, const FK_T *
     int64_t b = 0;
     for (; b + W <= cnt; b += W) {
         V a[64];
+        if (b + FK_IL_AHEAD + W <= cnt) {
+            FK_UNROLL64
+            for (int j = 0; j < n; j++) {
+                __builtin_prefetch(x + 2 * (j * B + b + FK_IL_AHEAD), 0, 3);
+                __builtin_prefetch(y + 2 * (j * B + b + FK_IL_AHEAD), 1, 3);
+            }
+        }
         FK_UNROLL64
         for (int j = 0; j < n; j++)
             a[j] = FK(ld)(x + 2 * (j * B + b));
@@ -263,5 +276,6 @@ FK_IL_DEF(6, 64)
 #endif
 
 #undef FK_UNROLL64
+#undef FK_IL_AHEAD
 #undef FK_UNROLLS
 #undef FK_SAN_BUILD

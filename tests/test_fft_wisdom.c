@@ -232,12 +232,13 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
 }
 
 /* A 16 KiB L2: the rules take the DIT core for lengths whose data,
-   scratch and first pass's table pass it, with R the least power of two
-   from 8 whose rows are whole cache lines and whose row transforms fit a
-   quarter of the L2 (4096 double: d32, float: d16); where none fits and
-   the data pass the L2, the largest multiple of 8 with whole-line rows if
-   they fit half the L2 (8000: d40; 32768 double: rows of 512 values do
-   not, and the passes stay).  A plan without wisdom gives the bits of the
+   scratch and first pass's table pass it, with R a multiple of 8 whose
+   rows are whole cache lines, a power of two at most 32: the least power
+   of two whose row transforms fit a quarter of the L2 (4096 double: d32,
+   float: d16), and never 64 (8192 double: d32, not d64); where none fits
+   and the data pass the L2, the largest, other multiples of 8 up to 64
+   included (8000: d40; 32768 double: d32, whose rows of 1024 values run a
+   DIT core of their own).  A plan without wisdom gives the bits of the
    rules' token, and other bits than the other's. */
 static void small_l2(void)
 {
@@ -250,8 +251,9 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
 {
     static const struct { nla_precision p; int64_t n; const char *rule, *other; } c[] = {
         { NLA_DOUBLE, 4096, "d32", "s8.8.8.8" }, { NLA_FLOAT, 4096, "d16", "s8.8.8.8" },
-        { NLA_DOUBLE, 8000, "d40", "s8.8.5.5.5" }, { NLA_FLOAT, 8000, "d40", "s8.8.5.5.5" },
-        { NLA_DOUBLE, 32768, "s8.8.8.8.8", "d64" } };
+        { NLA_DOUBLE, 8192, "d32", "d64" },
+        { NLA_DOUBLE, 8000, "d40", "d16" }, { NLA_FLOAT, 8000, "d40", "d8" },
+        { NLA_DOUBLE, 32768, "d32", "s8.8.8.8.8" } };
     cr_assert_eq(nla_cpu_config_value("l2"), 16384);
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         const char pc = c[i].p == NLA_DOUBLE ? 'd' : 's';

@@ -71,27 +71,32 @@ static int64_t F(split)(int64_t n)
     return n1;
 }
 
-/* R of the DIT core for n, or 0 for none.  R is a multiple of 8 up to 64
-   dividing n whose rows (M = n/R values) are whole cache lines.  The
-   smallest power of two whose row transform's data and scratch take at
-   most a quarter of the L2, the rest holding the lines of the streams in
-   flight (doc/tuning.md 4.5).  Where none fits and the data alone pass the
-   L2, the largest R, the shortest rows, if they fit half of it: the DIT
-   streams the data 3 times with tables of about sqrt(n) values, where the
-   passes stream them and a first table of n values once each; rows past
-   half the L2 stream from farther out themselves (4.7). */
+/* R of the DIT core for n, or 0 for none.  R is a multiple of 8 dividing
+   n whose rows (M = n/R values) are whole cache lines, a power of two at
+   most 32: the transpose and the columns walk the R rows at once, each a
+   stream of its own, and an L2 streamer follows 32 streams (one per 4 KiB
+   page).  The smallest power of two whose row transform's data and
+   scratch take at most a quarter of the L2, the rest holding the lines of
+   the streams in flight (doc/tuning.md 4.5).  Where none fits and the data
+   alone pass the L2, the largest R, the shortest rows: the DIT streams the
+   data 3 times with tables of about sqrt(n) values, where the passes
+   stream them and a first table of n values once each; rows past the L2
+   run a DIT core of their own (4.8).  Other multiples of 8 up to 64 (40
+   for 10^6) serve lengths with few factors 2, whose power-of-two R leave
+   long rows with no R of their own (4.7, 4.8). */
 static int64_t F(dit_radix)(int64_t n)
 {
     int64_t R = 0;
     for (int64_t r = 8; r <= 64; r += 8) {
         const int64_t m = n / r;
-        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
+        const int pow2 = (r & (r - 1)) == 0;
+        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0 || (pow2 && r > 32))
             continue;
-        if ((r & (r - 1)) == 0 && !F(past_l2)(4 * m))
+        if (pow2 && !F(past_l2)(4 * m))
             return r;
         R = r;
     }
-    return R && F(past_l2)(n / 2) && !F(past_l2)(2 * (n / R)) ? R : 0;
+    return R && F(past_l2)(n / 2) ? R : 0;
 }
 
 static int F(has_codelet)(int64_t n, int fwd)

@@ -424,8 +424,9 @@ Test(fft, batches)
 }
 
 /* Batches on DIT cores over two threads, each thread on whole transforms
-   (a 16 KiB L2 and a 1 KiB L1d: R2C 16384 double and 32768 float take d64
-   with the real step inside the columns), against single transforms */
+   (a 16 KiB L2 and a 1 KiB L1d: R2C 16384 double and 32768 float take d32,
+   rows decimated in turn, with the real step inside the columns), against
+   single transforms */
 Test(fft_small_l2, dit_batches, .fini = teardown, .timeout = 600)
 {
     setenv("NLA_CPU_TUNE", "derived", 1);

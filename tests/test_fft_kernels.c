@@ -224,9 +224,10 @@ static void stockham_threads(void)
     threads_check(cases, sizeof cases / sizeof *cases);
 }
 
-/* The DIT core (a 512 KiB L2): d64 for 2^18 double, 2^19 float and the
-   real transforms' 2^18 (R2C with its real step inside the columns, C2R
-   with its pairs in blocks before the core) */
+/* The DIT core (a 512 KiB L2): d32 for 2^18 double, 2^19 float and the
+   real transforms' 2^18, whose rows are decimated by 8 in turn (R2C with
+   its real step inside the columns, C2R with its pairs in blocks before
+   the core) */
 #define DIT_CACHES "48K,512K,1G"
 static void dit_threads(void)
 {

@@ -570,8 +570,9 @@ Test(fft_small_l3, one_transform_threads, .init = small_l3, .fini = teardown)
 }
 
 /* A 512 KiB L2 and a large L3, so that these sizes take the DIT core on any
-   machine (2^18 and 3*2^16 double: d64, 2^18 float: d32), and wisdom's d24
-   its columns by passes rather than the interleaved codelet */
+   machine (2^18 and 3*2^16 double: d32, rows decimated in turn; 2^18 float:
+   d32), and wisdom's d24 its columns by passes rather than the interleaved
+   codelet */
 static void small_l2(void) { derived_caches("32K,512K,1G"); }
 
 Test(fft_small_l2, one_transform_threads, .init = small_l2, .fini = teardown)

@@ -235,11 +235,13 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
    scratch and first pass's table pass it, with R a multiple of 8 whose
    rows are whole cache lines, a power of two at most 32: the least power
    of two whose row transforms fit a quarter of the L2 (4096 double: d32,
-   float: d16), and never 64 (8192 double: d32, not d64); where none fits
-   and the data pass the L2, the largest, other multiples of 8 up to 64
-   included (8000: d40; 32768 double: d32, whose rows of 1024 values run a
-   DIT core of their own).  A plan without wisdom gives the bits of the
-   rules' token, and other bits than the other's. */
+   float: d16), and never 64 (8192 double: d32, not d64).  Where none fits
+   and the data pass the L2, the largest power of two if its rows fit half
+   the L2 or have an R of their own (32768 double: d32, rows of 1024
+   decimated by 8; 12288 = 3*4096 double: d32, not d48), else another
+   multiple of 8 up to 64 (8000: d40, as its rows have no factor 8).  A
+   plan without wisdom gives the bits of the rules' token, other bits than
+   the other's, and the error of an accurate transform. */
 static void small_l2(void)
 {
     setenv("NLA_CPU_TUNE", "derived", 1);
@@ -253,7 +255,7 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
         { NLA_DOUBLE, 4096, "d32", "s8.8.8.8" }, { NLA_FLOAT, 4096, "d16", "s8.8.8.8" },
         { NLA_DOUBLE, 8192, "d32", "d64" },
         { NLA_DOUBLE, 8000, "d40", "d16" }, { NLA_FLOAT, 8000, "d40", "d8" },
-        { NLA_DOUBLE, 32768, "d32", "s8.8.8.8.8" } };
+        { NLA_DOUBLE, 32768, "d32", "s8.8.8.8.8" }, { NLA_DOUBLE, 12288, "d32", "d48" } };
     cr_assert_eq(nla_cpu_config_value("l2"), 16384);
     for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
         const char pc = c[i].p == NLA_DOUBLE ? 'd' : 's';
@@ -266,6 +268,8 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
                   (long long)n, c[i].rule);
         cr_expect(memcmp(yd, ys, bytes) != 0, "%c %lld: %s gives the bits of %s", pc,
                   (long long)n, c[i].rule, c[i].other);
+        cr_expect(fc_c2c_err(ctx, c[i].p, -1, n, 0) <= 2.0, "%c %lld: error over 2 eps*log2(n)",
+                  pc, (long long)n);
         free(y0);
         free(yd);
         free(ys);

@@ -78,25 +78,29 @@ static int64_t F(split)(int64_t n)
    page).  The smallest power of two whose row transform's data and
    scratch take at most a quarter of the L2, the rest holding the lines of
    the streams in flight (doc/tuning.md 4.5).  Where none fits and the data
-   alone pass the L2, the largest R, the shortest rows: the DIT streams the
+   alone pass the L2, the largest power of two, the shortest rows, if its
+   rows fit half the L2 or run a DIT core of their own: the DIT streams the
    data 3 times with tables of about sqrt(n) values, where the passes
-   stream them and a first table of n values once each; rows past the L2
-   run a DIT core of their own (4.8).  Other multiples of 8 up to 64 (40
-   for 10^6) serve lengths with few factors 2, whose power-of-two R leave
-   long rows with no R of their own (4.7, 4.8). */
+   stream them and a first table of n values once each (4.8).  Else the
+   largest other multiple of 8 up to 64 (10^6: 40, where 16 leaves rows of
+   62500 with no R of their own; 4.7, 4.8), else that power of two. */
 static int64_t F(dit_radix)(int64_t n)
 {
-    int64_t R = 0;
+    int64_t P = 0, R = 0;
     for (int64_t r = 8; r <= 64; r += 8) {
         const int64_t m = n / r;
-        const int pow2 = (r & (r - 1)) == 0;
-        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0 || (pow2 && r > 32))
+        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
             continue;
-        if (pow2 && !F(past_l2)(4 * m))
+        if ((r & (r - 1)) != 0)
+            R = r;
+        else if (r <= 32 && !F(past_l2)(4 * m))
             return r;
-        R = r;
+        else if (r <= 32)
+            P = r;
     }
-    return R && F(past_l2)(n / 2) ? R : 0;
+    if (!F(past_l2)(n / 2))
+        return 0;
+    return P && (!R || !F(past_l2)(2 * (n / P)) || F(dit_radix)(n / P)) ? P : R;
 }
 
 static int F(has_codelet)(int64_t n, int fwd)

@@ -200,9 +200,9 @@ FK_INLINE void FK(small_run)(int n, int fwd, int64_t hm, int64_t id, int64_t od,
         FK(small1)(n, fwd, x + 2 * b * id, y + 2 * b * od);
 }
 
-/* The n rows are n streams, B apart: more than the hardware prefetchers
-   follow once n passes 16 or so, so each row's line two lines (128 bytes)
-   ahead is asked for in software, the output's for writing
+/* The n rows are n streams, B apart, read and written: with up to 64 rows
+   more than an L2 streamer follows (32), so each row's line two lines
+   (128 bytes) ahead is asked for in software, the output's for writing
    (doc/tuning.md 4.8) */
 #define FK_IL_AHEAD (128 / (2 * FK_TSIZE))
 

@@ -202,9 +202,10 @@ FK_INLINE void FK(small_run)(int n, int fwd, int64_t hm, int64_t id, int64_t od,
 
 /* The n rows are n streams, B apart, read and written: with up to 64 rows
    more than an L2 streamer follows (32), so each row's line two lines
-   (128 bytes) ahead is asked for in software, the output's for writing
-   (doc/tuning.md 4.8) */
+   (128 bytes) ahead is asked for in software, the output's for writing,
+   once a line (doc/tuning.md 4.8) */
 #define FK_IL_AHEAD (128 / (2 * FK_TSIZE))
+#define FK_IL_LINE (64 / (2 * FK_TSIZE))   /* complex values a line: one prefetch each */
 
 /* cnt transforms of n = 2^k <= 64 interleaved element by element, stride
    B (element j of transform b at [j*B + b]): vectors across W transforms,
@@ -215,7 +216,7 @@ FK_INLINE void FK(small_il)(int n, int fwd, int64_t cnt, int64_t B, const FK_T *
     int64_t b = 0;
     for (; b + W <= cnt; b += W) {
         V a[64];
-        if (b + FK_IL_AHEAD + W <= cnt) {
+        if (b % FK_IL_LINE == 0 && b + FK_IL_AHEAD + W <= cnt) {
             FK_UNROLL64
             for (int j = 0; j < n; j++) {
                 __builtin_prefetch(x + 2 * (j * B + b + FK_IL_AHEAD), 0, 3);
@@ -277,5 +278,6 @@ FK_IL_DEF(6, 64)
 
 #undef FK_UNROLL64
 #undef FK_IL_AHEAD
+#undef FK_IL_LINE
 #undef FK_UNROLLS
 #undef FK_SAN_BUILD

@@ -91,12 +91,13 @@ static int64_t F(dit_radix)(int64_t n)
         const int64_t m = n / r;
         if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
             continue;
-        if ((r & (r - 1)) != 0)
+        if ((r & (r - 1)) != 0) {
             R = r;
-        else if (r <= 32 && !F(past_l2)(4 * m))
-            return r;
-        else if (r <= 32)
+        } else if (r <= 32) {
+            if (!F(past_l2)(4 * m))
+                return r;
             P = r;
+        }
     }
     if (!F(past_l2)(n / 2))
         return 0;

@@ -41,6 +41,14 @@
    hardware prefetcher follows them, so the gather and the scatter ask for
    a row's two lines this many rows ahead (doc/tuning.md 4.8) */
 #define COL_AHEAD 8
+/* the lines of a block's row at a (two when the row passes a line), for
+   reading (rw 0) or writing (rw 1) */
+#define COL_FETCH(a, rw, two)                                                  \
+    do {                                                                       \
+        __builtin_prefetch((a), (rw));                                         \
+        if (two)                                                               \
+            __builtin_prefetch((a) + 64 / sizeof(T), (rw));                    \
+    } while (0)
 
 /* bw complex values of a gathered block's row: a whole block's row is a
    copy of known size, which compiles to a few vector moves */
@@ -523,24 +531,16 @@ static void F(c2c_cols)(const F(plan) *p, const T *in, T *out, int64_t b0, int64
         const int64_t bw = b1 - c0 < COL_BLOCK ? b1 - c0 : COL_BLOCK;
         const int two = 2 * bw * (int64_t)sizeof(T) > 64;   /* a row's block passes a line */
         for (int64_t j = 0; j < n; j++) {
-            if (j + COL_AHEAD < n) {
-                const T *a = in + 2 * ((j + COL_AHEAD) * st + c0);
-                __builtin_prefetch(a);
-                if (two)
-                    __builtin_prefetch(a + 64 / sizeof(T));
-            }
+            if (j + COL_AHEAD < n)
+                COL_FETCH(in + 2 * ((j + COL_AHEAD) * st + c0), 0, two);
             F(copy_row)(buf + 2 * j * bw, in + 2 * (j * st + c0), bw);
         }
         F(stock_run)(p->c, p->kt, bw, buf, buf, scr);
         if (p->d.scale != 1.0)
             F(scale)(buf, n * bw, 1, 1, (T)p->d.scale);
         for (int64_t k = 0; k < n; k++) {
-            if (k + COL_AHEAD < n) {
-                T *a = out + 2 * ((k + COL_AHEAD) * st + c0);
-                __builtin_prefetch(a, 1);
-                if (two)
-                    __builtin_prefetch(a + 64 / sizeof(T), 1);
-            }
+            if (k + COL_AHEAD < n)
+                COL_FETCH(out + 2 * ((k + COL_AHEAD) * st + c0), 1, two);
             F(copy_row)(out + 2 * (k * st + c0), buf + 2 * k * bw, bw);
         }
     }
@@ -636,3 +636,4 @@ static inline nla_status F(plan_execute)(const F(plan) *p, const void *in, void 
 
 #undef COL_BLOCK
 #undef COL_AHEAD
+#undef COL_FETCH

@@ -293,7 +293,7 @@ typedef enum nla_fft_direction { NLA_FFT_FORWARD = -1, NLA_FFT_BACKWARD = +1 } n
 typedef enum nla_precision { NLA_DOUBLE, NLA_FLOAT } nla_precision;
 typedef struct nla_fft_desc {
     nla_fft_kind kind; nla_precision precision; nla_fft_direction direction;
-    int64_t n;                       /* any n >= 1; fast when its prime factors are <= 13 */
+    int64_t n;                       /* any n >= 1; fast when its prime factors are <= 127 */
     int64_t howmany;                 /* batch count (0 means 1) */
     int64_t istride, idist, ostride, odist;   /* 0 means contiguous, packed batches */
     double  scale;                   /* multiply the output by this (0 means 1) */

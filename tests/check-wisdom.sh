@@ -8,12 +8,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/nla-wisdom.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$nla" wisdom --precision both --kind both 64 1000 17 >"$tmp/out" 2>"$tmp/err" ||
+"$nla" wisdom --precision both --kind both 64 1000 131 >"$tmp/out" 2>"$tmp/err" ||
     fail "nla wisdom exited $?: $(cat "$tmp/err")"
 [ "$(head -n 1 "$tmp/out")" = "nla-fft-wisdom 1" ] || fail "no header: $(head -n 1 "$tmp/out")"
 [ "$(tail -n 1 "$tmp/out")" = "end" ] || fail "no end line"
-# c2c 64, 1000, 17 and r2c cores 32, 500, 17; each precision and direction
-for line in "d 64 f " "d 64 b " "s 1000 b " "d 32 f " "s 500 b " "d 17 f b"; do
+# c2c 64, 1000, 131 and r2c cores 32, 500, 131 (Bluestein); each precision and direction
+for line in "d 64 f " "d 64 b " "s 1000 b " "d 32 f " "s 500 b " "d 131 f b"; do
     grep -q "^$line" "$tmp/out" || fail "no '$line' line in: $(cat "$tmp/out")"
 done
 [ "$(grep -c '^[ds] ' "$tmp/out")" -eq 20 ] || fail "expected 20 entries: $(cat "$tmp/out")"

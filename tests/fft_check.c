@@ -120,13 +120,14 @@ double fc_c2c_err(nla_context *ctx, nla_precision p, int dir, int64_t n, int inp
 }
 
 
-/* n whose prime factors all have a pass (2, 3, 5, 7, 11, 13): no Bluestein */
+/* n whose prime factors all have a pass (up to 127: 2, 3, 5, 7, 11, 13
+   by codelet passes, the other odd primes by the generic one): no
+   Bluestein */
 int fc_smooth(int64_t n)
 {
-    const int64_t f[] = { 2, 3, 5, 7, 11, 13 };
-    for (int i = 0; i < 6; i++)
-        while (n % f[i] == 0)
-            n /= f[i];
+    for (int64_t f = 2; f <= 127; f++)
+        while (n % f == 0)
+            n /= f;
     return n == 1;
 }
 

@@ -32,7 +32,7 @@ nla_fft_desc fc_desc_of(nla_fft_kind k, nla_precision p, int dir, int64_t n);
 /* one C2C of random data against fftw3l: the error / (eps log2 n); checks
    that out of place leaves the input alone */
 double fc_c2c_err(nla_context *ctx, nla_precision p, int dir, int64_t n, int inplace);
-/* n whose prime factors all have a pass (2, 3, 5, 7, 11, 13): no Bluestein */
+/* n whose prime factors all have a pass (all primes up to 127): no Bluestein */
 int fc_smooth(int64_t n);
 /* R2C and C2R of length n against fftw3l's C2C, out of place and in place
    (FFTW's padding): at most bf eps log2(n) */

@@ -8,7 +8,7 @@
  *
  * Input: uniform in [-0.5, 0.5).  Error: relative L2, ||y - ref|| / ||ref||,
  * computed in long double.  Bound: c*eps*log2(n+1) with c = 3 when the
- * prime factors of n are at most 13, and c = 10 otherwise (Bluestein).
+ * prime factors of n are at most 127, and c = 10 otherwise (Bluestein).
  */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -25,7 +25,7 @@ static const nla_fft_kind dct_kinds[2] = { NLA_FFT_REDFT10, NLA_FFT_REDFT01 };
 static const char *const kind_str[2] = { "REDFT10", "REDFT01" };
 static const char *const prec_str[2] = { "double", "float" };
 
-/* the bound's c: n with a prime factor over 13 goes through Bluestein */
+/* the bound's c: n with a prime factor over 127 goes through Bluestein */
 static double c_of(int64_t n) { return fc_smooth(n) ? 3.0 : 10.0; }
 
 static double unit(nla_precision p, int64_t n) { return fc_eps_of(p) * log2((double)n + 1); }

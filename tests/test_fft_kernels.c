@@ -5,7 +5,7 @@
  * cannot run is skipped, saying so.
  *
  * Against FFTW's long-double transforms (fftw3l, fft_check.h): at most
- * 2*eps*log2(n) for n whose prime factors are at most 13, 10*eps*log2(n)
+ * 2*eps*log2(n) for n whose prime factors are at most 127, 10*eps*log2(n)
  * through Bluestein.
  */
 #include <criterion/criterion.h>

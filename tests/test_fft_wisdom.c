@@ -88,7 +88,9 @@ Test(wisdom, measured_plans_are_accurate)
 
 /* every kind of token, imported, against fftw3l: pass orders, codelet,
    four-step and DIT splits (below the cache limit too; DIT columns by the
-   interleaved codelet, R = 2^k <= 64, or by passes), Bluestein */
+   interleaved codelet, R = 2^k <= 64, or by passes), the generic odd
+   radix (last, where s fills vectors, and first, one value at a time),
+   Bluestein */
 Test(wisdom, every_choice_is_accurate)
 {
     static const struct { int64_t n; const char *tok; } c[] = {
@@ -98,7 +100,9 @@ Test(wisdom, every_choice_is_accurate)
         { 2, "c" }, { 2, "s2" }, { 1000, "s5.8.5.5" }, { 1000, "s5.5.5.2.4" },
         { 1000, "f40" }, { 1000, "f8" }, { 15015, "s3.5.7.11.13" }, { 15015, "f105" },
         { 15015, "s13.11.7.5.3" }, { 1001, "s13.7.11" }, { 30030, "f2" },
-        { 17, "b" }, { 1 << 16, "f16" }, { 1 << 16, "s4.2.8.8.8.4.4" },
+        { 131, "b" }, { 262, "b" }, { 1088, "b" }, { 17, "s17" }, { 1088, "s8.8.17" },
+        { 2584, "s8.17.19" }, { 2584, "s17.19.8" }, { 381, "s127.3" }, { 4624, "f68" },
+        { 23552, "d8" }, { 1 << 16, "f16" }, { 1 << 16, "s4.2.8.8.8.4.4" },
         { 4096, "d8" }, { 4096, "d64" }, { 4096, "d2" }, { 4096, "d32" }, { 1000, "d8" },
         { 1000, "d40" }, { 15015, "d15" }, { 1 << 16, "d16" }, { 30030, "d2" },
     };
@@ -231,6 +235,45 @@ Test(wisdom_small_l3, measured_past_the_cache, .init = small_l3, .fini = teardow
     free(w);
 }
 
+/* A plan of n without wisdom gives the bits of the token rule, other bits
+   than other's, and an error of at most bound eps*log2(n). */
+static void expect_rule(nla_precision p, int64_t n, const char *rule, const char *other,
+                        double bound)
+{
+    const char pc = p == NLA_DOUBLE ? 'd' : 's';
+    const size_t bytes = 2 * (size_t)n * fc_rsz(p);
+    void *y0 = run_c2c(ctx, p, NLA_FFT_FORWARD, n, 7);
+    void *yd = run_token(p, n, rule, 7);
+    void *ys = run_token(p, n, other, 7);
+    cr_expect(memcmp(y0, yd, bytes) == 0, "%c %lld: the rules' plan is not %s", pc,
+              (long long)n, rule);
+    cr_expect(memcmp(yd, ys, bytes) != 0, "%c %lld: %s gives the bits of %s", pc,
+              (long long)n, rule, other);
+    nla_fft_wisdom_forget();
+    cr_expect(fc_c2c_err(ctx, p, -1, n, 0) <= bound, "%c %lld: error over %g eps*log2(n)", pc,
+              (long long)n, bound);
+    free(y0);
+    free(yd);
+    free(ys);
+}
+
+/* The generic odd radix: a prime over 13 takes its pass, last, where s
+   fills vectors (17*64, 8*17*19, 127*64), and alone up to 19 (17).  A
+   larger one whose pass would go a value at a time (23 alone, where a
+   vector holds 2 or more doubles) takes Bluestein. */
+Test(wisdom, rules_take_the_generic_pass)
+{
+    static const struct { nla_precision p; int64_t n; const char *rule, *other; } c[] = {
+        { NLA_DOUBLE, 1088, "s8.8.17", "b" }, { NLA_FLOAT, 1088, "s8.8.17", "b" },
+        { NLA_DOUBLE, 2584, "s8.17.19", "b" }, { NLA_FLOAT, 2584, "s8.17.19", "s17.19.8" },
+        { NLA_DOUBLE, 8128, "s8.8.127", "b" }, { NLA_DOUBLE, 17, "s17", "b" },
+    };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        expect_rule(c[i].p, c[i].n, c[i].rule, c[i].other, 2.0);
+    if (strcmp(nla_cpu_isa(), "generic") != 0)
+        expect_rule(NLA_DOUBLE, 23, "b", "s23", 10.0);
+}
+
 /* A 16 KiB L2: the rules take the DIT core for lengths whose data,
    scratch and first pass's table pass it, with R a multiple of 8 whose
    rows are whole cache lines, a power of two at most 32: the least power
@@ -257,24 +300,8 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
         { NLA_DOUBLE, 8000, "d40", "d16" }, { NLA_FLOAT, 8000, "d40", "d8" },
         { NLA_DOUBLE, 32768, "d32", "s8.8.8.8.8" }, { NLA_DOUBLE, 12288, "d32", "d48" } };
     cr_assert_eq(nla_cpu_config_value("l2"), 16384);
-    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
-        const char pc = c[i].p == NLA_DOUBLE ? 'd' : 's';
-        const int64_t n = c[i].n;
-        const size_t bytes = 2 * (size_t)n * fc_rsz(c[i].p);
-        void *y0 = run_c2c(ctx, c[i].p, NLA_FFT_FORWARD, n, 7);
-        void *yd = run_token(c[i].p, n, c[i].rule, 7);
-        void *ys = run_token(c[i].p, n, c[i].other, 7);
-        cr_expect(memcmp(y0, yd, bytes) == 0, "%c %lld: the rules' plan is not %s", pc,
-                  (long long)n, c[i].rule);
-        cr_expect(memcmp(yd, ys, bytes) != 0, "%c %lld: %s gives the bits of %s", pc,
-                  (long long)n, c[i].rule, c[i].other);
-        cr_expect(fc_c2c_err(ctx, c[i].p, -1, n, 0) <= 2.0, "%c %lld: error over 2 eps*log2(n)",
-                  pc, (long long)n);
-        free(y0);
-        free(yd);
-        free(ys);
-        nla_fft_wisdom_forget();
-    }
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        expect_rule(c[i].p, c[i].n, c[i].rule, c[i].other, 2.0);
 }
 
 Test(wisdom_small_l3, round_trip_past_the_cache, .init = small_l3, .fini = teardown)
@@ -337,7 +364,7 @@ Test(wisdom, nd_and_dct_measure)
 }
 
 static const char valid[] = "nla-fft-wisdom 1\nd 64 f s4.4.4\nd 64 b c\nd 1000 f f40\n"
-                            "s 4096 b s8.8.8.8\ns 17 f b\nend\n";
+                            "s 4096 b s8.8.8.8\ns 131 f b\nend\n";
 
 static void expect_rejected(const char *text, const char *before)
 {
@@ -363,8 +390,9 @@ Test(wisdom, malformed_is_rejected_whole)
         "nla-fft-wisdom 1\nd 64 f s\nend\n", "nla-fft-wisdom 1\nd 96 f c\nend\n",
         "nla-fft-wisdom 1\nd 512 f c\nend\n", "nla-fft-wisdom 1\nd 64 f f3\nend\n",
         "nla-fft-wisdom 1\nd 64 f f64\nend\n", "nla-fft-wisdom 1\nd 64 f f1\nend\n",
-        "nla-fft-wisdom 1\nd 34 f f2\nend\n", "nla-fft-wisdom 1\nd 64 f b\nend\n",
-        "nla-fft-wisdom 1\nd 17 f s17\nend\n", "nla-fft-wisdom 1\nd 64 f q\nend\n",
+        "nla-fft-wisdom 1\nd 262 f f2\nend\n", "nla-fft-wisdom 1\nd 64 f bb\nend\n",
+        "nla-fft-wisdom 1\nd 131 f s131\nend\n", "nla-fft-wisdom 1\nd 64 f q\nend\n",
+        "nla-fft-wisdom 1\nd 21 f s21\nend\n", "nla-fft-wisdom 1\nd 34 f s2.17.1\nend\n",
         "nla-fft-wisdom 1\nd 64 f c \nend\n", "nla-fft-wisdom 1\nd  64 f c\nend\n",
         "nla-fft-wisdom 1\nd 64 f c\r\nend\n", "nla-fft-wisdom 1\n\nend\n",
         "nla-fft-wisdom 1\nd 99999999999999999999 f c\nend\n",
@@ -372,7 +400,7 @@ Test(wisdom, malformed_is_rejected_whole)
         "nla-fft-wisdom 1\nd 64 f s4.4.4\nd 64 b c\nd 64 f f5\nend\n",
         "nla-fft-wisdom 1\nd 64 f d64\nend\n", "nla-fft-wisdom 1\nd 64 f d1\nend\n",
         "nla-fft-wisdom 1\nd 256 f d128\nend\n", "nla-fft-wisdom 1\nd 64 f d3\nend\n",
-        "nla-fft-wisdom 1\nd 34 f d2\nend\n", "nla-fft-wisdom 1\nd 64 f d\nend\n",
+        "nla-fft-wisdom 1\nd 262 f d2\nend\n", "nla-fft-wisdom 1\nd 64 f d\nend\n",
         "nla-fft-wisdom 1\nd 64 f d8x\nend\n",
     };
     char *before;

@@ -5,7 +5,8 @@
  *
  * A row is one transform, out = FFT(in), forward:
  *   c2c  complex, n = 2^2 ... 2^22, the mixed-radix n = 1000, 1200, 2187,
- *        15625, 10^5, 10^6, and the primes 1009, 4093 (Bluestein),
+ *        15625, 10^5, 10^6, 17*2^12 (the generic pass), and the primes
+ *        1009, 4093 (Bluestein),
  *        against FFTW
  *   r2c  real input, n = 2^6 ... 2^22, 1000 and 10^5, against FFTW
  *   c2r  the same lengths, Hermitian half in, n reals out, against FFTW
@@ -292,7 +293,9 @@ static struct bench_case fft_case(bench_prec p, int64_t n, int kind, int ref)
 static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
 {
     static const int quick_lg[] = { 6, 10, 14, 16 };
-    static const int64_t other[] = { 1000, 1009, 1200, 2187, 4093, 15625, 100000, 1000000 };
+    /* 69632 = 17*2^12: the generic odd radix */
+    static const int64_t other[] = { 1000, 1009, 1200, 2187, 4093, 15625, 100000, 1000000,
+                                     69632 };
     static const int64_t nd[][2] = { { 2, 256 }, { 2, 1024 }, { 2, 4096 },
                                      { 3, 64 },  { 3, 128 },  { 3, 256 } };   /* rank, n */
     int k = 0;
@@ -322,7 +325,7 @@ static int fft_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
     }
     for (int lg = 2; lg <= 22; lg++)
         out[k++] = fft_case(p, (int64_t)1 << lg, FFT_C2C, REF_FFTW);
-    for (int i = 0; i < 8; i++)
+    for (size_t i = 0; i < sizeof other / sizeof *other; i++)
         out[k++] = fft_case(p, other[i], FFT_C2C, REF_FFTW);
     for (int kind = FFT_R2C; kind <= FFT_C2R; kind += FFT_C2R - FFT_R2C) {
         for (int lg = 6; lg <= 22; lg++)

@@ -22,11 +22,13 @@ static int F(past_l2)(int64_t n)
 }
 
 /* The passes' radices for n, or 0 when n has a prime factor over
-   NLA_FFT_MAX_ODD: radix 8 while it lasts, then one or two radix 4 (or a
+   NLA_FFT_MAX_GEN: radix 8 while it lasts, then one or two radix 4 (or a
    2; 16 = 8*2), then the odd radices from the largest (25, 13, 11, 9, 7,
-   5, 3: a 9 while 3^2 divides what is left).  The first pass then
+   5, 3: a 9 while 3^2 divides what is left), then the generic ones (odd
+   primes over NLA_FFT_MAX_ODD) from the smallest.  The first pass then
    takes s past a whole vector (8 complex floats) whenever 8 divides n, and
-   every later pass runs the broadcast kernels. */
+   every later pass runs the broadcast kernels; the generic pass, which
+   has only those, comes last, where s is largest. */
 static int F(radices)(int64_t n, int *r)
 {
     static const int odd[] = { 25, 13, 11, 9, 7, 5, 3 };
@@ -56,6 +58,11 @@ static int F(radices)(int64_t n, int *r)
         while (n % odd[i] == 0) {
             n /= odd[i];
             r[ns++] = odd[i];
+        }
+    for (int p = NLA_FFT_MAX_ODD + 2; p <= NLA_FFT_MAX_GEN && n > 1; p += 2)
+        while (n % p == 0) {   /* p is prime: its factors are gone */
+            n /= p;
+            r[ns++] = p;
         }
     return n == 1 ? ns : 0;
 }
@@ -104,6 +111,23 @@ static int64_t F(dit_radix)(int64_t n)
     return P && (!R || !F(past_l2)(2 * (n / P)) || F(dit_radix)(n / P)) ? P : R;
 }
 
+/* The largest prime whose generic pass runs where s is under a vector
+   (one value at a time: n < p*W, as for a lone prime): past it Bluestein,
+   in vectors, is faster (doc/tuning.md 4.9) */
+#define GEN_ALONE_MAX 19
+
+/* Whether passes r[0..ns) have a generic one past GEN_ALONE_MAX with s
+   under a vector */
+static int F(gen_alone)(const int *r, int ns)
+{
+    int64_t s = 1;
+    for (int i = 0; i < ns; s *= r[i++])
+        if (r[i] > GEN_ALONE_MAX && nla_fft_radix_slot(r[i]) < 0 &&
+            s < nla_fft_kernels_get()->KVC)
+            return 1;
+    return 0;
+}
+
 static int F(has_codelet)(int64_t n, int fwd)
 {
     return (n & (n - 1)) == 0 && n <= (1 << NLA_FFT_SMALL_LOG) &&
@@ -116,12 +140,13 @@ static int F(has_codelet)(int64_t n, int fwd)
    fft.stockham_max_bytes of the CPU configuration (its steps stream the
    data 3 times, where passes of radix 8 stream it log_8 n times), and
    four-step past that; Bluestein for a prime factor over
-   NLA_FFT_MAX_ODD. */
+   NLA_FFT_MAX_GEN, or one whose generic pass would go a value at a
+   time (F(gen_alone)). */
 static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
 {
     memset(ch, 0, sizeof *ch);
     ch->nr = F(radices)(n, ch->r);
-    if (ch->nr == 0)
+    if (ch->nr == 0 || F(gen_alone)(ch->r, ch->nr))
         ch->kind = 'b';
     else if (n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.stockham_max_bytes)
         ch->kind = 'f', ch->n1 = F(split)(n);
@@ -146,7 +171,7 @@ static int F(stage_bc)(F(core) *c, int i, const T *w)
     for (int j = 0; j < i; j++)
         s *= c->st[j].r;
     const int64_t m = st->m;   /* the stage's length is n/s: W^e = W_n^(e*s) */
-    if (!c->batch && m > 1 && s < nla_fft_kernels_get()->KVC)
+    if (!c->batch && m > 1 && s < nla_fft_kernels_get()->KVC && st->slot >= 0)
         return 0;
     st->tw = F(talloc)(m * (r - 1));
     if (!st->tw)
@@ -176,7 +201,9 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
         st->m = m;
         if (F(stage_bc)(c, i, w) != 0)
             break;
-        if (s < 8) {
+        if (st->slot < 0 && !(st->cs = F(tw_table)(r[i], r[i], 0)))
+            break;
+        if (s < 8 && st->slot >= 0) {
             int64_t sm = s * m;
             st->twl = F(talloc)(sm * (r[i] - 1));
             if (!st->twl)
@@ -410,6 +437,7 @@ static void F(core_free)(F(core) *c)
     for (int i = 0; i < c->nst; i++) {
         free(c->st[i].tw);
         free(c->st[i].twl);
+        free(c->st[i].cs);
     }
     F(core_free)(c->c1);
     F(core_free)(c->c2);

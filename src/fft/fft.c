@@ -191,6 +191,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define KVC dvc
 #define KBC dbc
 #define KLANE dlane
+#define KGEN dgen
 #define KMULC dmulconj
 #define KTRTW dtranspose_tw
 #define KTW dtwiddle
@@ -212,6 +213,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #undef KVC
 #undef KBC
 #undef KLANE
+#undef KGEN
 #undef KMULC
 #undef KTRTW
 #undef KTW
@@ -228,6 +230,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define KVC svc
 #define KBC sbc
 #define KLANE slane
+#define KGEN sgen
 #define KMULC smulconj
 #define KTRTW stranspose_tw
 #define KTW stwiddle
@@ -249,6 +252,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #undef KVC
 #undef KBC
 #undef KLANE
+#undef KGEN
 #undef KMULC
 #undef KTRTW
 #undef KTW

@@ -1,18 +1,20 @@
 /*
  * fft_tmpl.h - the CPU FFT for one precision.  Included by fft.c with
  *   T  the real type, F(name) the prefixed name (d_name, s_name), and
- *   KVC KBC KLANE KR2C KC2R KMULC KTRTW KTW KSMALL KSMALLIL  the kernel
+ *   KVC KBC KLANE KGEN KR2C KC2R KMULC KTRTW KTW KSMALL KSMALLIL  the kernel
  *   table's fields of that precision.
  *
  * A "core" computes one contiguous complex transform of length n, x -> y
  * (x == y allowed; otherwise x is not written), using a scratch area of
  * core->work complex values:
  *   CORE_ONE    n == 1
- *   CORE_STOCK  n = 2^a 3^b 5^c 7^d 11^e 13^f whose data and scratch fit in
- *               the last-level cache (fft.stockham_max_bytes of the CPU
- *               configuration, tune.h): Stockham autosort passes of radix
- *               8 (then 4 or 2), then 13, 11, 9, 7, 5 and 3
- *               (F(radices)), ping-ponging between y and scratch; one
+ *   CORE_STOCK  n with prime factors up to 127 (NLA_FFT_MAX_GEN) whose data
+ *               and scratch fit in the last-level cache
+ *               (fft.stockham_max_bytes of the CPU configuration, tune.h):
+ *               Stockham autosort passes of radix 8 (then 4 or 2), then
+ *               13, 11, 9, 7, 5 and 3, then the generic pass (KGEN) of
+ *               each larger prime (F(radices)), ping-ponging between y and
+ *               scratch; one
  *               transform of n = 2^k <= 2^NLA_FFT_SMALL_LOG runs the
  *               codelet KSMALL instead where the ISA has one, and B > 1
  *               transforms interleaved element by element of n = 2^k <=
@@ -25,7 +27,8 @@
  *               length n1 on blocks of columns (gathered, so the passes run
  *               in cache and across the block's columns in vectors), the
  *               twiddles W_n^(j2*k1), then n1 column FFTs of length n2
- *   CORE_BLUE   n with a prime factor over 13: Bluestein's chirp-z, a
+ *   CORE_BLUE   n with a prime factor over 127 (or a small n whose generic
+ *               pass would not fill a vector: F(gen_alone)): Bluestein's chirp-z, a
  *               convolution of length m = 2^k >= 2n-1 done with two
  *               length-m cores
  * The plan wraps a core with strides, batches, scale and the real
@@ -61,10 +64,11 @@ static inline void F(copy_row)(T *dst, const T *src, int64_t bw)
 }
 
 typedef struct F(stage) {
-    int r, slot;         /* radix and its slot in the kernel table */
+    int r, slot;         /* radix and its slot in the kernel table (-1: KGEN) */
     int64_t m;           /* length / r: the distance of the legs, in units of s */
     T *tw;               /* [p][k-1], p < m: w^(p*k), broadcast layout */
     T *twl;              /* [k-1][i], i < s*m (s for B = 1): per-lane layout, or NULL */
+    T *cs;               /* KGEN's angles: exp(2*pi*i*e/r), e < r, or NULL */
 } F(stage);
 
 typedef struct F(core) F(core);
@@ -153,7 +157,9 @@ static void F(pass_range)(const F(core) *c, const nla_fft_kernels *kt, int i, in
                           int64_t B, int64_t i0, int64_t i1, const T *src, T *dst)
 {
     const F(stage) *st = &c->st[i];
-    if (F(pass_bc)(c, kt, i, sl, B))
+    if (st->slot < 0)
+        kt->KGEN[c->fwd](st->r, st->cs, st->m, sl, i0, i1, st->tw, src, dst);
+    else if (F(pass_bc)(c, kt, i, sl, B))
         kt->KBC[c->fwd][st->slot](st->m, sl, i0, i1, st->tw, src, dst);
     else
         kt->KLANE[c->fwd][st->slot](st->m, sl, i0, i1, st->twl, src, dst);

@@ -16,7 +16,8 @@
  * it the four-step split n1 of the rules and the divisors of n just below
  * and above it; where the data and scratch pass half the L2, the DIT cores
  * of the powers of two R = 8 to 64 (and the rules' R, the first
- * candidate).  No new candidate starts after 30 ms, so long transforms
+ * candidate); Bluestein, after the default passes, where n has a prime
+ * factor of the generic pass.  No new candidate starts after 30 ms, so long transforms
  * try only the first few.
  */
 
@@ -92,9 +93,9 @@ static int F(pass_orders)(const int *r, int ns, nla_fft_choice *cand, int nc)
 }
 
 /* The candidates, the likeliest first (a measurement may stop early): the
-   rules' core, the default passes and the default split, the DIT cores
-   (past half the L2), the codelet, the other pass orders, the
-   neighbouring splits. */
+   rules' core, the default passes, Bluestein (a generic pass), the default
+   split, the DIT cores (past half the L2), the codelet, the other pass
+   orders, the neighbouring splits. */
 static int F(candidates)(int64_t n, int fwd, nla_fft_choice *cand)
 {
     const int64_t lim = nla_tuning_get()->fft.stockham_max_bytes;
@@ -108,8 +109,8 @@ static int F(candidates)(int64_t n, int fwd, nla_fft_choice *cand)
     nc = F(cand_add)(cand, nc, &c);
     /* a codelet with an interleaved twin also runs batches, which the
        timing of one transform does not see: it stays */
-    if (c.kind == 'b' || (c.kind == 'c' && F(ilog2)(n) <= NLA_FFT_IL_LOG &&
-                          nla_fft_kernels_get()->KSMALLIL[fwd][F(ilog2)(n)]))
+    if (ns == 0 || (c.kind == 'c' && F(ilog2)(n) <= NLA_FFT_IL_LOG &&
+                    nla_fft_kernels_get()->KSMALLIL[fwd][F(ilog2)(n)]))
         return nc;
     memset(&c, 0, sizeof c);
     if (passes) {
@@ -119,6 +120,10 @@ static int F(candidates)(int64_t n, int fwd, nla_fft_choice *cand)
         nc = F(cand_add)(cand, nc, &c);
     }
     memset(&c, 0, sizeof c);
+    c.kind = 'b';
+    for (int i = 0; i < ns; i++)
+        if (nla_fft_radix_slot(r[i]) < 0)
+            nc = F(cand_add)(cand, nc, &c);
     c.kind = 'f';
     c.n1 = n1;
     if (split && n1 >= 2)

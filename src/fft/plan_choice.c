@@ -10,6 +10,9 @@
 
 #define WISDOM_HEADER "nla-fft-wisdom 1"
 #define WISDOM_END "end"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define MAX_GEN STR(NLA_FFT_MAX_GEN)
 
 typedef struct entry {
     int dbl, fwd;
@@ -27,13 +30,29 @@ static table wisdom;
 
 int nla_fft_smooth(int64_t n)
 {
-    static const int p[] = { 2, 3, 5, 7, 11, 13 };
     if (n < 1)
         return 0;
-    for (int i = 0; i < 6; i++)
-        while (n % p[i] == 0)
-            n /= p[i];
+    while (n % 2 == 0)
+        n /= 2;
+    for (int64_t p = 3; p <= NLA_FFT_MAX_GEN && n > 1; p += 2)
+        while (n % p == 0)
+            n /= p;
     return n == 1;
+}
+
+/* a radix with a pass: a slot, or an odd prime up to NLA_FFT_MAX_GEN */
+static int has_pass(int64_t r)
+{
+    if (r > NLA_FFT_MAX_GEN)
+        return 0;
+    if (nla_fft_radix_slot((int)r) >= 0)
+        return 1;
+    if (r <= NLA_FFT_MAX_ODD || r % 2 == 0)
+        return 0;
+    for (int64_t d = 3; d * d <= r; d += 2)
+        if (r % d == 0)
+            return 0;
+    return 1;
 }
 
 /* Reads a decimal int64 of at most 18 digits (no sign) at *s; -1 if none. */
@@ -65,9 +84,9 @@ static int parse_passes(const char *tok, int64_t n, nla_fft_choice *c, char *why
     c->nr = 0;
     for (;;) {
         int64_t r = read_num(&s);
-        if (r < 0 || nla_fft_radix_slot((int)(r > 64 ? 0 : r)) < 0)
-            return bad(why, len, "has a radix without a pass (2, 3, 4, 5, 7, 8, 11 or 13)",
-                       tok);
+        if (r < 0 || !has_pass(r))
+            return bad(why, len, "has a radix without a pass (2, 4, 8, 9, 25 or an odd "
+                       "prime up to " MAX_GEN ")", tok);
         if (c->nr == NLA_FFT_MAX_PASSES || prod > n / r)
             return bad(why, len, "has radices whose product exceeds n", tok);
         c->r[c->nr++] = (int)r;
@@ -103,7 +122,7 @@ int nla_fft_choice_parse(const char *tok, int64_t n, nla_fft_choice *c, char *wh
             return bad(why, len, "is not f<n1>", tok);
         if (c->n1 < 2 || c->n1 > n / 2 || n % c->n1 != 0 || !nla_fft_smooth(n))
             return bad(why, len, "is not a four-step split of n (n1 and n/n1 >= 2, "
-                       "prime factors <= 13)", tok);
+                       "prime factors <= " MAX_GEN ")", tok);
         return 0;
     }
     case 'd': {
@@ -114,12 +133,12 @@ int nla_fft_choice_parse(const char *tok, int64_t n, nla_fft_choice *c, char *wh
         if (c->n1 < 2 || c->n1 > NLA_FFT_TR_MAXB || c->n1 > n / 2 || n % c->n1 != 0 ||
             !nla_fft_smooth(n))
             return bad(why, len, "is not a DIT split of n (2 <= R <= 64, n/R >= 2, "
-                       "prime factors <= 13)", tok);
+                       "prime factors <= " MAX_GEN ")", tok);
         return 0;
     }
     case 'b':
-        if (tok[1] != '\0' || nla_fft_smooth(n))
-            return bad(why, len, "(Bluestein) needs a prime factor of n over 13", tok);
+        if (tok[1] != '\0')
+            return bad(why, len, "is not b (Bluestein)", tok);
         return 0;
     default:
         return bad(why, len, "is not s..., c, f<n1>, d<R> or b", tok);

@@ -4,14 +4,16 @@
  *
  * A core is a contiguous complex transform of length n >= 2 in one
  * precision and direction (fft_tmpl.h).  Its choice is one of
- *   s<r>.<r>...  Stockham passes of these radices, in this order
+ *   s<r>.<r>...  Stockham passes of these radices, in this order (those of
+ *                a slot, or an odd prime up to NLA_FFT_MAX_GEN)
  *   c            the codelet of n = 2^k <= 2^NLA_FFT_SMALL_LOG (the ISA's;
  *                the default passes where it has none), also for batches
  *                where it has an interleaved one; s... runs the passes
  *   f<n1>        four-step, n = n1*n2, n2 columns of length n1 first
  *   d<R>         decimation in time by R <= 64: R rows of length n/R in
  *                cache, then n/R columns of length R
- *   b            Bluestein (n with a prime factor over NLA_FFT_MAX_ODD)
+ *   b            Bluestein (any n; the rules' choice for n with a prime
+ *                factor over NLA_FFT_MAX_GEN)
  * The wisdom text is line-based:
  *   nla-fft-wisdom 1
  *   d 1024 f s8.8.4.4        precision (d/s), n, direction (f/b), choice
@@ -36,7 +38,7 @@ typedef struct nla_fft_choice {
     int64_t n1;                      /* 'f': the first factor; 'd': R */
 } nla_fft_choice;
 
-/* 1 if n's prime factors are all at most NLA_FFT_MAX_ODD */
+/* 1 if n's prime factors are all at most NLA_FFT_MAX_GEN */
 int nla_fft_smooth(int64_t n);
 /* Parses tok as the choice of a core of length n; 0 on success, else -1
    and a reason in why[0..len). */

@@ -36,10 +36,12 @@
 
 /* The radices with a pass, by slot: the powers of two, the odd primes up
    to NLA_FFT_MAX_ODD, then 9 and 25 (two radix-3 or radix-5 passes in one,
-   doc/tuning.md 4.4); a transform with a larger prime factor goes through
-   Bluestein. */
+   doc/tuning.md 4.4).  The odd primes past it up to NLA_FFT_MAX_GEN take
+   the generic pass (gen below); a transform with a larger prime factor
+   goes through Bluestein. */
 #define NLA_FFT_NRADIX 10
 #define NLA_FFT_MAX_ODD 13
+#define NLA_FFT_MAX_GEN 127
 /* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG may have a codelet (a
    table entry is NULL where n is too long for the ISA's vectors) */
 #define NLA_FFT_SMALL_LOG 8
@@ -75,6 +77,14 @@ typedef struct nla_fft_kernels {
     NLA_FFT_PASS_FN(double, dlane);
     NLA_FFT_PASS_FN(float, sbc);
     NLA_FFT_PASS_FN(float, slane);
+    /* The broadcast pass of an odd radix r without a slot (NLA_FFT_MAX_ODD
+       < r <= NLA_FFT_MAX_GEN; gen_tmpl.h), any s: the r-point DFT as a
+       direct sum with cs[2e], cs[2e+1] = cos and sin of 2*pi*e/r, e < r.
+       Vectors of q where s fills them, else one value at a time. */
+    void (*dgen[2])(int r, const double *cs, int64_t m, int64_t s, int64_t i0, int64_t i1,
+                    const double *tw, const double *x, double *y);
+    void (*sgen[2])(int r, const float *cs, int64_t m, int64_t s, int64_t i0, int64_t i1,
+                    const float *tw, const float *x, float *y);
     /* The real transforms' step between the half-length complex transform
        Z and the spectrum X, for n = 2h, 0 < k < h (complex values, w[k] =
        W_n^k forward): r2c_post X[k] = (E + w[k] O) sc at y[k*os], with

@@ -154,6 +154,8 @@ const nla_fft_kernels NLA_FKTAB = {
     .dlane = FK_PASSES(dv, lane),
     .sbc = FK_PASSES(sv, bc),
     .slane = FK_PASSES(sv, lane),
+    .dgen = { dv_genb, dv_genf },
+    .sgen = { sv_genb, sv_genf },
     .dr2c_post = dv_r2c_post,
     .sr2c_post = sv_r2c_post,
     .dr2c_pairs = dv_r2c_pairs,
@@ -490,6 +492,8 @@ FK_INLINE void FK(lane_range)(int r, int fwd, int64_t m, int64_t s, const FK_T *
 #include "real_step_tmpl.h"
 
 #include "twiddle_tmpl.h"
+
+#include "gen_tmpl.h"
 
 #ifndef FK_ONE
 /* The s == 1 pass of a power-of-two radix with per-lane twiddles

@@ -120,15 +120,20 @@ double fc_c2c_err(nla_context *ctx, nla_precision p, int dir, int64_t n, int inp
 }
 
 
-/* n whose prime factors all have a pass (up to 127: 2, 3, 5, 7, 11, 13
-   by codelet passes, the other odd primes by the generic one): no
-   Bluestein */
+/* n that takes passes on every instruction set, no Bluestein: its prime
+   factors are at most 127 (2 to 13 by the codelet passes, the others by
+   the generic one), and those over 19, whose generic pass takes
+   Bluestein's place only where it fills a vector, leave n/g >= 8 (g their
+   product: a generic pass then has s >= 8, a vector of floats at most) */
 int fc_smooth(int64_t n)
 {
+    int64_t g = 1, m = n;
     for (int64_t f = 2; f <= 127; f++)
-        while (n % f == 0)
-            n /= f;
-    return n == 1;
+        while (m % f == 0) {
+            m /= f;
+            g *= f > 19 ? f : 1;
+        }
+    return m == 1 && n / g >= 8;
 }
 
 /* R2C against the C2C of the real data; C2R against the C2C of the full

@@ -32,7 +32,8 @@ nla_fft_desc fc_desc_of(nla_fft_kind k, nla_precision p, int dir, int64_t n);
 /* one C2C of random data against fftw3l: the error / (eps log2 n); checks
    that out of place leaves the input alone */
 double fc_c2c_err(nla_context *ctx, nla_precision p, int dir, int64_t n, int inplace);
-/* n whose prime factors all have a pass (all primes up to 127): no Bluestein */
+/* n that takes passes on every instruction set: prime factors up to 127,
+   and n/g >= 8 for g the product of those over 19 (no Bluestein) */
 int fc_smooth(int64_t n);
 /* R2C and C2R of length n against fftw3l's C2C, out of place and in place
    (FFTW's padding): at most bf eps log2(n) */

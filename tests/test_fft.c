@@ -150,11 +150,12 @@ Test(fft_small_l2, radix_25, .init = small_l2, .fini = teardown)
    C2R, out of place and in place (fc_real_check): the fused form for
    every n up to 4096 in double and 1024 in float (fft/real_every_n covers
    the separate one there), then both forms on larger sizes of each radix
-   mix (the edge pass a radix 8, 4, 5 or 3, with s even and odd) */
+   mix (the edge pass a radix 8, 4, 5 or 3, with s even and odd, or the
+   generic 17 and 127, the largest, in the fewest columns a block) */
 static void real_forced(const char *caches, int64_t fuse_bytes, int every)
 {
     static const int64_t big[] = { 1 << 14, 1 << 15, 1 << 17, 6144, 20000, 2 * 3 * 3 * 3 * 3 * 5 * 7,
-                                   100000 };
+                                   100000, 2 * 17 * 512, 2 * 127 * 64 };
     setenv("NLA_CPU_TUNE", "derived", 1);
     setenv("NLA_TUNE_CACHES", caches, 1);
     setup();

@@ -173,7 +173,7 @@ static void cols_bits(void)
 {
     const int compare = !getenv("NLA_UNDER_VALGRIND");
     static const int64_t shapes[][2] = { { 256, 129 }, { 64, 19 }, { 60, 7 }, { 12, 5 },
-                                         { 1000, 9 } };
+                                         { 1000, 9 }, { 136, 9 } };
     for (int pi = 0; pi < 2; pi++)
         for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
             const nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
@@ -212,7 +212,8 @@ struct thr_case { nla_fft_kind k; nla_precision p; int64_t n; };
 static void threads_check(const struct thr_case *cases, size_t nc);
 
 /* Stockham passes (a 64 MiB L2): lane and broadcast passes, broadcast
-   passes whose s is not a multiple of 8 (5^8), mixed radices, floats, and
+   passes whose s is not a multiple of 8 (5^8), mixed radices, the generic
+   pass (17*2^14), floats, and
    both real transforms (their real step inside a pass at this size) */
 #define STOCK_CACHES "48K,64M,1G"
 static void stockham_threads(void)
@@ -220,6 +221,7 @@ static void stockham_threads(void)
     static const struct thr_case cases[] = {
         { NLA_FFT_C2C, NLA_DOUBLE, 1 << 18 }, { NLA_FFT_C2C, NLA_DOUBLE, 390625 },
         { NLA_FFT_C2C, NLA_DOUBLE, 300000 }, { NLA_FFT_C2C, NLA_FLOAT, 1 << 19 },
+        { NLA_FFT_C2C, NLA_DOUBLE, 17 << 14 },
         { NLA_FFT_R2C, NLA_DOUBLE, 1 << 19 }, { NLA_FFT_C2R, NLA_DOUBLE, 1 << 19 } };
     threads_check(cases, sizeof cases / sizeof *cases);
 }

@@ -258,7 +258,8 @@ static void expect_rule(nla_precision p, int64_t n, const char *rule, const char
 }
 
 /* The generic odd radix: a prime over 13 takes its pass, last, where s
-   fills vectors (17*64, 8*17*19, 127*64), and alone up to 19 (17).  A
+   fills vectors (17*64, 8*17*19, 127*16; data and scratch well inside
+   any L2 of 256 KiB), and alone up to 19 (17).  A
    larger one whose pass would go a value at a time (23 alone, where a
    vector holds 2 or more doubles) takes Bluestein. */
 Test(wisdom, rules_take_the_generic_pass)
@@ -266,7 +267,7 @@ Test(wisdom, rules_take_the_generic_pass)
     static const struct { nla_precision p; int64_t n; const char *rule, *other; } c[] = {
         { NLA_DOUBLE, 1088, "s8.8.17", "b" }, { NLA_FLOAT, 1088, "s8.8.17", "b" },
         { NLA_DOUBLE, 2584, "s8.17.19", "b" }, { NLA_FLOAT, 2584, "s8.17.19", "s17.19.8" },
-        { NLA_DOUBLE, 8128, "s8.8.127", "b" }, { NLA_DOUBLE, 17, "s17", "b" },
+        { NLA_DOUBLE, 2032, "s8.2.127", "b" }, { NLA_DOUBLE, 17, "s17", "b" },
     };
     for (size_t i = 0; i < sizeof c / sizeof *c; i++)
         expect_rule(c[i].p, c[i].n, c[i].rule, c[i].other, 2.0);

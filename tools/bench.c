@@ -391,7 +391,7 @@ static int build_cases(const struct bench_opts *o, struct bench_case *out)
     for (int i = 0; bench_ops[i]; i++)
         for (int p = BENCH_D; p <= BENCH_S; p++) {
             int want = o->sel[i][p] || ((!any || o->any_prec[i]) && (o->precs >> p & 1));
-            /* room for the longest list an op gives (fft: 73) */
+            /* room for the longest list an op gives (fft: 100) */
             if (want && n + BENCH_OP_MAX_CASES <= BENCH_MAX_CASES)
                 n += bench_ops[i]->cases((bench_prec)p, o->quick, o->n, out + n);
         }

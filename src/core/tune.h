@@ -29,7 +29,7 @@ typedef struct nla_tuning {
     nla_gemm_cache_blocks gemm[2][3];  /* [precision][nla_isa] */
     nla_l2_config l2;
     struct {
-        int64_t stockham_max_bytes;    /* larger transforms (prime factors <= 13)
+        int64_t stockham_max_bytes;    /* larger transforms (prime factors <= 127)
                                           take the four-step method */
         int64_t real_fuse_bytes;       /* real transforms: the real step inside
                                           the edge pass when the half-length

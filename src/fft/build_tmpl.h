@@ -158,8 +158,9 @@ static void F(rule_choice)(int64_t n, int fwd, nla_fft_choice *ch)
 
 /* Stage i's broadcast table tw[p*(r-1) + k-1] = W^(p*k), from w =
    F(tw_base)(n) (F(tw_fill)), where its passes take it: at every pass of a core that runs
-   B > 1 interleaved transforms (c->batch), else where the values q of a
-   pass fill a vector or it has one p (F(pass_bc)).  0, or -1 when out of
+   B > 1 interleaved transforms (c->batch) and every generic pass (slot
+   -1, which has no other), else where the values q of a pass fill a
+   vector or it has one p (F(pass_bc)).  0, or -1 when out of
    memory. */
 static int F(stage_bc)(F(core) *c, int i, const T *w)
 {

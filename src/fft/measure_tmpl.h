@@ -11,13 +11,13 @@
  * candidates: the rules' core (alone for n = 2^k <= 2^NLA_FFT_IL_LOG with
  * an interleaved codelet, which batches use too); for data under 4x
  * fft.stockham_max_bytes the default passes, the codelet and a few other
- * orders (radix 4 or 2 before the 8s, all radix 4, odd primes smallest
- * first, odd primes before the powers of two); for data past a quarter of
- * it the four-step split n1 of the rules and the divisors of n just below
- * and above it; where the data and scratch pass half the L2, the DIT cores
- * of the powers of two R = 8 to 64 (and the rules' R, the first
- * candidate); Bluestein, after the default passes, where n has a prime
- * factor of the generic pass.  No new candidate starts after 30 ms, so long transforms
+ * orders (radix 4 or 2 before the 8s, all radix 4, the odd radices
+ * reversed, odd radices before the powers of two), and Bluestein where n
+ * has a prime factor of the generic pass; for data past a quarter of it
+ * the four-step split n1 of the rules and the divisors of n just below
+ * and above it; where the data and scratch pass half the L2, the DIT
+ * cores of the powers of two R = 8 to 64 (and the rules' R, the first
+ * candidate).  No new candidate starts after 30 ms, so long transforms
  * try only the first few.
  */
 
@@ -45,7 +45,8 @@ static int F(cand_add)(nla_fft_choice *cand, int nc, const nla_fft_choice *c)
 }
 
 /* The passes in other orders: the default r[0..ns), whose np powers of
-   two come first and whose odd primes run from the largest. */
+   two come first, then the odd radices of a slot from the largest, then
+   the generic ones from the smallest. */
 static int F(pass_orders)(const int *r, int ns, nla_fft_choice *cand, int nc)
 {
     nla_fft_choice c;
@@ -78,7 +79,8 @@ static int F(pass_orders)(const int *r, int ns, nla_fft_choice *cand, int nc)
         c.nr = at + ns - np;
         nc = F(cand_add)(cand, nc, &c);
     }
-    /* the odd primes smallest first, then before the powers of two */
+    /* the odd radices reversed, then before the powers of two (a generic
+       one there runs a value at a time) */
     c.nr = ns;
     memcpy(c.r, r, (size_t)np * sizeof *r);
     for (int i = np; i < ns; i++)
@@ -121,7 +123,7 @@ static int F(candidates)(int64_t n, int fwd, nla_fft_choice *cand)
     }
     memset(&c, 0, sizeof c);
     c.kind = 'b';
-    for (int i = 0; i < ns; i++)
+    for (int i = 0; passes && i < ns; i++)
         if (nla_fft_radix_slot(r[i]) < 0)
             nc = F(cand_add)(cand, nc, &c);
     c.kind = 'f';

@@ -175,7 +175,8 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
        the runs need not stay in the L1 together (2r runs s = 2^k apart
        alias in its sets once 2r passes its ways): longer blocks, taken
        run by run */
-    const int64_t B = F(has_edge)(f) ? 32768 / (int64_t)(4 * f->r * sizeof(T)) / 8 * 8 : 1024;
+    const int64_t Be = 32768 / (int64_t)(4 * f->r * sizeof(T)) / 8 * 8;
+    const int64_t B = !F(has_edge)(f) ? 1024 : Be < 8 ? 8 : Be;
     const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
     T *y = f->y;
 

@@ -204,7 +204,7 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
             break;
         if (st->slot < 0 && !(st->cs = F(tw_table)(r[i], r[i], 0)))
             break;
-        if (s < 8 && st->slot >= 0) {
+        if (s < nla_fft_kernels_get()->KVC && st->slot >= 0) {
             int64_t sm = s * m;
             st->twl = F(talloc)(sm * (r[i] - 1));
             if (!st->twl)
@@ -335,11 +335,13 @@ static int F(dit_build)(F(core) *c, int64_t R)
 }
 
 /* The chirp and the transform of its conjugate are made in double
-   precision (for float plans too), then rounded. */
+   precision (for float plans too, with a double core of their own), then
+   rounded. */
 static int F(blue_build)(F(core) *c)
 {
     int sign = c->fwd ? -1 : 1;
     int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
+    const int own = sizeof(T) != sizeof(double);   /* a float plan's double core */
     d_core *dm;
     double *b, *wk;
 
@@ -350,20 +352,29 @@ static int F(blue_build)(F(core) *c)
     c->bf = F(talloc)(m);
     if (!c->cm || !c->chirp || !c->bf)
         return -1;
-    dm = d_core_build(m, 1, NULL);
+    dm = own ? d_core_build(m, 1, NULL) : (d_core *)(void *)c->cm;
     b = alloc_aligned((size_t)m * 2 * sizeof(double));
     wk = dm ? alloc_aligned((size_t)(dm->work > 0 ? dm->work : 1) * 2 * sizeof(double))
             : NULL;
     if (!dm || !b || !wk) {
-        d_core_free(dm);
+        if (own)
+            d_core_free(dm);
         free(b);
         free(wk);
         return -1;
     }
     memset(b, 0, (size_t)m * 2 * sizeof(double));
     for (int64_t j = 0; j < n; j++) {
+        /* (n-j)^2 = j^2 + n^2 (mod 2n): the chirp at n-j is the one at j,
+           negated for odd n (exactly: the angles reduce alike, fft.c) */
+        const double f = n % 2 ? -1.0 : 1.0;
         double re, im;
-        chirp(j, n, sign, &re, &im);
+        if (2 * j > n) {
+            re = f * b[2 * (n - j)];
+            im = -f * b[2 * (n - j) + 1];
+        } else {
+            chirp(j, n, sign, &re, &im);
+        }
         c->chirp[2 * j] = (T)re;
         c->chirp[2 * j + 1] = (T)im;
         b[2 * j] = re;
@@ -376,7 +387,8 @@ static int F(blue_build)(F(core) *c)
     d_core_run(dm, nla_fft_kernels_get(), b, b, wk);
     for (int64_t k = 0; k < 2 * m; k++)
         c->bf[k] = (T)(b[k] / (double)m);
-    d_core_free(dm);
+    if (own)
+        d_core_free(dm);
     free(b);
     free(wk);
     c->work = m + c->cm->work;

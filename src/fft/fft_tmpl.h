@@ -144,7 +144,7 @@ static T *F(talloc)(int64_t complex_count)
 
 /* Whether pass i of c, at stride sl with B transforms interleaved, takes
    the broadcast kernel: vectors along q while s fills one, else along
-   q + s*p (the per-lane twiddles are made for B == 1 and s < 8); a pass of
+   q + s*p (the per-lane twiddles are made for B == 1 and s under a vector); a pass of
    one p (m == 1) has no twiddles, which only the broadcast kernels skip */
 static int F(pass_bc)(const F(core) *c, const nla_fft_kernels *kt, int i, int64_t sl,
                       int64_t B)

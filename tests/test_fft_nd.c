@@ -6,9 +6,9 @@
  *
  * Input: uniform in [-0.5, 0.5); C2R input is the spectrum of such real
  * data (Hermitian, as FFTW's C2R assumes).  Error: relative L2 against the
- * reference, at most 3*eps*log2(N) for N points a transform.  One large
- * 1-D transform (the four-step method, forced by a small derived L3) on 1,
- * 2 and 3 threads: the same bits, and the DFT.  With a CUDA
+ * reference, at most 3*eps*log2(N) for N points a transform.  Rank 3, and
+ * one large 1-D transform (the four-step method, forced by a small derived
+ * L3), on 1, 2 and 3 threads: the same bits (and the DFT).  With a CUDA
  * device (or make check's emulated plugin), the same plans on a CUDA
  * context against the CPU's (suite cuda).
  */
@@ -211,6 +211,60 @@ Test(fft_nd, rank3)
     static const int64_t dims[][3] = { { 4, 6, 8 }, { 5, 3, 7 }, { 8, 1, 9 },
                                        { 16, 16, 16 }, { 2, 11, 6 } };
     sweep(3, dims, (int)(sizeof dims / sizeof *dims));
+}
+
+/* Rank 3 on 1, 2 and 3 threads (each plane's rows and columns, then
+   dimension 0, shared among them): the same bits, every kind, out of
+   place (C2R from a copy of its input, which it overwrites) */
+Test(fft_nd, rank3_threads)
+{
+    static const int64_t dims[][3] = { { 16, 12, 10 }, { 7, 33, 8 } };
+    static const nla_fft_kind kinds[] = { NLA_FFT_C2C, NLA_FFT_R2C, NLA_FFT_C2R };
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++)
+            for (int pi = 0; pi < 2; pi++) {
+                const nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+                const int64_t n = dims[i][0] * dims[i][1] * dims[i][2];
+                const int64_t cplx = dims[i][0] * dims[i][1] * (dims[i][2] / 2 + 1);
+                const size_t ilen = (size_t)(kinds[k] == NLA_FFT_C2C ? 2 * n
+                                             : kinds[k] == NLA_FFT_R2C ? n : 2 * cplx);
+                const size_t olen = (size_t)(kinds[k] == NLA_FFT_C2C ? 2 * n
+                                             : kinds[k] == NLA_FFT_R2C ? 2 * cplx : n);
+                double *r = malloc(sizeof(double) * ilen);
+                void *x0 = malloc(ilen * rsz(p)), *x = malloc(ilen * rsz(p));
+                void *y1 = malloc(olen * rsz(p)), *yt = malloc(olen * rsz(p));
+                nla_fft_desc_nd d;
+                cr_assert(r && x0 && x && y1 && yt);
+                ref_fill(r, ilen, 77 + (uint64_t)(i * 6 + k * 2 + pi));
+                for (size_t j = 0; j < ilen; j++)
+                    put(x0, p, j, (ld)r[j]);
+                memset(&d, 0, sizeof d);
+                d.kind = kinds[k];
+                d.precision = p;
+                d.direction = NLA_FFT_FORWARD;
+                d.rank = 3;
+                memcpy(d.n, dims[i], sizeof d.n);
+                for (int nt = 1; nt <= 3; nt++) {
+                    nla_fft_plan *pl;
+                    nla_context_set_threads(ctx, nt);
+                    memcpy(x, x0, ilen * rsz(p));
+                    cr_assert_eq(nla_fft_plan_create_nd(ctx, &d, &pl), NLA_OK, "%s",
+                                 nla_context_error(ctx));
+                    cr_assert_eq(nla_fft_execute(pl, x, nt == 1 ? y1 : yt), NLA_OK);
+                    nla_fft_plan_destroy(pl);
+                    cr_expect(nt == 1 || memcmp(y1, yt, olen * rsz(p)) == 0,
+                              "%lldx%lldx%lld kind %d %s: %d threads differ from one",
+                              (long long)dims[i][0], (long long)dims[i][1],
+                              (long long)dims[i][2], (int)kinds[k], pi ? "float" : "double",
+                              nt);
+                }
+                nla_context_set_threads(ctx, 0);
+                free(r);
+                free(x0);
+                free(x);
+                free(y1);
+                free(yt);
+            }
 }
 
 Test(fft_nd, rank1)

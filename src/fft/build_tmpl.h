@@ -364,10 +364,10 @@ static int F(blue_build)(F(core) *c)
         return -1;
     }
     memset(b, 0, (size_t)m * 2 * sizeof(double));
+    /* (n-j)^2 = j^2 + n^2 (mod 2n): the chirp at n-j is the one at j,
+       negated for odd n (exactly: the angles reduce alike, fft.c) */
+    const double f = n % 2 ? -1.0 : 1.0;
     for (int64_t j = 0; j < n; j++) {
-        /* (n-j)^2 = j^2 + n^2 (mod 2n): the chirp at n-j is the one at j,
-           negated for odd n (exactly: the angles reduce alike, fft.c) */
-        const double f = n % 2 ? -1.0 : 1.0;
         double re, im;
         if (2 * j > n) {
             re = f * b[2 * (n - j)];

@@ -101,25 +101,24 @@ FK_INLINE void FK(gen)(int r, const FK_T *cs, int fwd, int64_t m, int64_t s, int
 {
     const int64_t sm = s * m;
     for (int64_t p = i0 / s; p < m && p * s < i1; p++) {
-        const int64_t q0 = i0 > p * s ? i0 - p * s : 0, q1 = i1 - p * s < s ? i1 - p * s : s;
+        int64_t q0, q1;
+        FK(q_span)(p, s, i0, i1, &q0, &q1);
         FK(gen_p)(r, fwd, cs, p == 0, q0, q1, s, sm, tw + 2 * p * (r - 1), x + 2 * s * p,
                   y + 2 * s * r * p);
     }
 }
 
-static __attribute__((unused)) void FK(genf)(int r, const FK_T *cs, int64_t m, int64_t s,
-                                             int64_t i0, int64_t i1, const FK_T *tw,
-                                             const FK_T *x, FK_T *y)
-{
-    FK(gen)(r, cs, 1, m, s, i0, i1, tw, x, y);
-}
-
-static __attribute__((unused)) void FK(genb)(int r, const FK_T *cs, int64_t m, int64_t s,
-                                             int64_t i0, int64_t i1, const FK_T *tw,
-                                             const FK_T *x, FK_T *y)
-{
-    FK(gen)(r, cs, 0, m, s, i0, i1, tw, x, y);
-}
+#define FK_GEN_DEF(dir, fwd)                                                   \
+    static __attribute__((unused)) void FK(gen##dir)(int r, const FK_T *cs, int64_t m,   \
+                                                     int64_t s, int64_t i0, int64_t i1, \
+                                                     const FK_T *tw, const FK_T *x,     \
+                                                     FK_T *y)                           \
+    {                                                                          \
+        FK(gen)(r, cs, fwd, m, s, i0, i1, tw, x, y);                           \
+    }
+FK_GEN_DEF(f, 1)
+FK_GEN_DEF(b, 0)
+#undef FK_GEN_DEF
 #endif
 
 #undef GEN_KB

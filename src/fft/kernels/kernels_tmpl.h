@@ -384,6 +384,14 @@ FK_INLINE void FK(bc_p)(int r, int fwd, int notw, int64_t q0, int64_t q1, int64_
 #endif
 }
 
+/* The values q of p in the share i0 <= i = q + s*p < i1: [*q0, *q1) */
+FK_INLINE void FK(q_span)(int64_t p, int64_t s, int64_t i0, int64_t i1, int64_t *q0,
+                          int64_t *q1)
+{
+    *q0 = i0 > p * s ? i0 - p * s : 0;
+    *q1 = i1 - p * s < s ? i1 - p * s : s;
+}
+
 /* Broadcast twiddles, any s (full vectors when s % W == 0), i = q + s*p
    in [i0, i1). */
 FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, int64_t i0, int64_t i1,
@@ -391,7 +399,8 @@ FK_INLINE void FK(pass_bc)(int r, int fwd, int64_t m, int64_t s, int64_t i0, int
 {
     const int64_t sm = s * m;
     for (int64_t p = i0 / s; p < m && p * s < i1; p++) {
-        const int64_t q0 = i0 > p * s ? i0 - p * s : 0, q1 = i1 - p * s < s ? i1 - p * s : s;
+        int64_t q0, q1;
+        FK(q_span)(p, s, i0, i1, &q0, &q1);
         if (p == 0)
             FK(bc_p)(r, fwd, 1, q0, q1, s, sm, tw, x, y);
         else

@@ -336,33 +336,34 @@ static int F(dit_build)(F(core) *c, int64_t R)
 
 /* The chirp and the transform of its conjugate are made in double
    precision (for float plans too, with a double core of their own), then
-   rounded. */
+   rounded.  A double plan transforms in bf itself. */
 static int F(blue_build)(F(core) *c)
 {
     int sign = c->fwd ? -1 : 1;
     int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
     const int own = sizeof(T) != sizeof(double);   /* a float plan's double core */
     d_core *dm;
-    double *b, *wk;
+    double *tmp, *b, *wk;
 
     c->type = CORE_BLUE;
     c->m = m;
     c->cm = F(core_build)(m, 1, NULL);
+    dm = !c->cm ? NULL : own ? d_core_build(m, 1, NULL) : (d_core *)(void *)c->cm;
+    /* the scratch (b for float plans, and the work) before the tables
+       that stay: freed, it leaves a hole in the heap rather than a top
+       that malloc hands back to the kernel, for the next plan to fault in */
+    tmp = !dm ? NULL : alloc_aligned((size_t)((own ? m : 0) + (dm->work > 0 ? dm->work : 1))
+                                     * 2 * sizeof(double));
     c->chirp = F(talloc)(n);
     c->bf = F(talloc)(m);
-    if (!c->cm || !c->chirp || !c->bf)
-        return -1;
-    dm = own ? d_core_build(m, 1, NULL) : (d_core *)(void *)c->cm;
-    b = alloc_aligned((size_t)m * 2 * sizeof(double));
-    wk = dm ? alloc_aligned((size_t)(dm->work > 0 ? dm->work : 1) * 2 * sizeof(double))
-            : NULL;
-    if (!dm || !b || !wk) {
+    if (!tmp || !c->chirp || !c->bf) {
         if (own)
             d_core_free(dm);
-        free(b);
-        free(wk);
+        free(tmp);
         return -1;
     }
+    b = own ? tmp : (double *)(void *)c->bf;
+    wk = own ? tmp + 2 * m : tmp;
     memset(b, 0, (size_t)m * 2 * sizeof(double));
     /* (n-j)^2 = j^2 + n^2 (mod 2n): the chirp at n-j is the one at j,
        negated for odd n (exactly: the angles reduce alike, fft.c) */
@@ -385,12 +386,12 @@ static int F(blue_build)(F(core) *c)
         }
     }
     d_core_run(dm, nla_fft_kernels_get(), b, b, wk);
+    const double inv = 1.0 / (double)m;   /* m = 2^k: exact */
     for (int64_t k = 0; k < 2 * m; k++)
-        c->bf[k] = (T)(b[k] / (double)m);
+        c->bf[k] = (T)(b[k] * inv);
     if (own)
         d_core_free(dm);
-    free(b);
-    free(wk);
+    free(tmp);
     c->work = m + c->cm->work;
     return 0;
 }

@@ -213,8 +213,8 @@ Test(fft_nd, rank3)
     sweep(3, dims, (int)(sizeof dims / sizeof *dims));
 }
 
-/* Rank 3 on 1, 2 and 3 threads (each plane's rows and columns, then
-   dimension 0, shared among them): the same bits, every kind, out of
+/* Rank 3 on 1, 2 and 3 threads (the planes shared among them, each on
+   one-thread plans, then dimension 0): the same bits, every kind, out of
    place (C2R from a copy of its input, which it overwrites) */
 Test(fft_nd, rank3_threads)
 {

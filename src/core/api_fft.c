@@ -203,8 +203,10 @@ static nla_status plan_both(nla_context *ctx, const char *fn, nla_fft_plan *p)
 }
 
 /* Plan creation for routine fn (nla_fft_plan_create or nla_fft_plan_1d). */
+/* nt > 0: the plan runs on nt threads (a CPU-only or CUDA context), not
+   the context's */
 static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
-                              nla_fft_plan **plan)
+                              int nt, nla_fft_plan **plan)
 {
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
     nla_fft_desc r;
@@ -235,6 +237,8 @@ static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_de
     } else {
         p->ops = ctx->ops;
         nla_exec_init(&ex, ctx);
+        if (nt > 0)
+            ex.nthreads = nt;
         s = nla_exec_done(ctx, fn, ctx->ops->fft_plan(&ex, &r, &p->impl));
     }
     if (s != NLA_OK) {
@@ -249,13 +253,13 @@ static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_de
 NLA_API nla_status nla_fft_plan_create(nla_context *ctx, const nla_fft_desc *desc,
                                        nla_fft_plan **plan)
 {
-    return plan_create(ctx, "nla_fft_plan_create", desc, plan);
+    return plan_create(ctx, "nla_fft_plan_create", desc, 0, plan);
 }
 
 nla_status nla_fft_plan_create_as(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
-                                  nla_fft_plan **plan)
+                                  int nt, nla_fft_plan **plan)
 {
-    return plan_create(ctx, fn, desc, plan);
+    return plan_create(ctx, fn, desc, nt, plan);
 }
 
 nla_status nla_fft_plan_wrap_nd(nla_context *ctx, const char *fn, const nla_fft_desc *sum,
@@ -297,7 +301,7 @@ NLA_API nla_status nla_fft_plan_1d(nla_context *ctx, int64_t n, nla_fft_directio
     d.precision = prec;
     d.direction = dir;
     d.n = n;
-    return plan_create(ctx, fn, &d, plan);
+    return plan_create(ctx, fn, &d, 0, plan);
 }
 
 /* in == out: allowed for one transform, or when each transform's output

@@ -7,13 +7,18 @@
  * the dimensions after it (howmany = s transforms, idist = 1), run in place
  * on the complex array.  R2C does the rows first (real -> complex), C2R
  * last (complex -> real), after the other dimensions on its input.  Rank
- * 3 runs plane by plane (one()).
+ * 3 runs plane by plane (one()); where the backend runs loops on threads
+ * (its parallel entry) the planes are shared among the context's threads,
+ * each plane on one-thread plans, as a plane's rows and columns are too
+ * short to share.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "backend.h"
 #include "check.h"
 #include "fft_nd.h"
+#include "internal.h"
 
 struct nla_fft_nd {
     nla_fft_desc_nd d;            /* resolved: howmany >= 1, scale != 0 */
@@ -24,6 +29,10 @@ struct nla_fft_nd {
     nla_fft_plan *row[2];         /* a plane's rows: [0] packed, [1] padded (real, in place) */
     nla_fft_plan *col[2];         /* dimension k < rank-1 */
     int64_t calls[2], step[2];    /* col[k] runs calls[k] times, step[k] complex apart */
+    /* rank 3 on a backend with a parallel entry: the planes on ex.nthreads
+       threads (row[] and col[1] then run on one) */
+    const struct nla_backend_ops *ops;
+    nla_exec ex;
 };
 
 void nla_fft_nd_free(struct nla_fft_nd *nd)
@@ -77,35 +86,56 @@ static nla_status cols(const struct nla_fft_nd *nd, int k, int64_t o0, int64_t o
     return NLA_OK;
 }
 
-/* One array.  Rank 3 goes plane by plane (n[0] planes of n[1] rows): the
-   plane's rows and its columns of dimension 1 while it is in cache, then
-   dimension 0 across the planes; C2R in the reverse order. */
+/* The planes of one array: o in [o0, o1) of n[0] planes of n[1] rows,
+   each its rows and its columns of dimension 1 while it is in cache (C2R:
+   the columns, then the rows) */
+struct planes {
+    const struct nla_fft_nd *nd;
+    int padded;
+    char *x, *y;
+    size_t in_row, out_row;
+};
+
+static nla_status plane(void *arg, int64_t o)
+{
+    const struct planes *a = arg;
+    const struct nla_fft_nd *nd = a->nd;
+    const int64_t prow = nd->rows / nd->d.n[0];
+    char *xo = a->x + (size_t)(o * prow) * a->in_row, *yo = a->y + (size_t)(o * prow) * a->out_row;
+    nla_status s;
+
+    if (nd->d.kind == NLA_FFT_C2R) {
+        s = cols(nd, 1, o, o + 1, a->x);
+        return s == NLA_OK ? nla_fft_execute(nd->row[a->padded], xo, yo) : s;
+    }
+    s = nla_fft_execute(nd->row[a->padded], xo, yo);
+    return s == NLA_OK ? cols(nd, 1, o, o + 1, a->y) : s;
+}
+
+/* One array.  Rank 3 goes plane by plane (plane(), on the backend's
+   threads where nd->ops is set), then dimension 0 across the planes; C2R
+   in the reverse order. */
 static nla_status one(const struct nla_fft_nd *nd, int padded, char *x, char *y)
 {
     const nla_fft_kind kind = nd->d.kind;
-    const int64_t planes = nd->d.rank == 3 ? nd->d.n[0] : 1, prow = nd->rows / planes;
     /* bytes of a row on each side (a real row in place: padded) */
     const size_t real_row = (size_t)(padded ? 2 * nd->h : nd->nl) * nd->real;
     const size_t crow = (size_t)nd->h * 2 * nd->real;
-    const size_t in_row = kind == NLA_FFT_R2C ? real_row : crow;
-    const size_t out_row = kind == NLA_FFT_C2R ? real_row : crow;
+    struct planes a = { nd, padded, x, y, kind == NLA_FFT_R2C ? real_row : crow,
+                        kind == NLA_FFT_C2R ? real_row : crow };
     nla_status s = NLA_OK;
 
     if (kind == NLA_FFT_C2R && nd->d.rank > 1)
         s = cols(nd, 0, 0, nd->calls[0], x);   /* C2R overwrites its input (nla.h) */
-    for (int64_t o = 0; o < planes && s == NLA_OK; o++) {
-        char *xo = x + (size_t)(o * prow) * in_row, *yo = y + (size_t)(o * prow) * out_row;
-        if (kind == NLA_FFT_C2R) {
-            if (nd->d.rank == 3)
-                s = cols(nd, 1, o, o + 1, x);
-            if (s == NLA_OK)
-                s = nla_fft_execute(nd->row[padded], xo, yo);
-        } else {
-            s = nla_fft_execute(nd->row[padded], xo, yo);
-            if (s == NLA_OK && nd->d.rank == 3)
-                s = cols(nd, 1, o, o + 1, y);
-        }
-    }
+    if (s != NLA_OK)
+        return s;
+    if (nd->d.rank < 3)
+        s = nla_fft_execute(nd->row[padded], x, y);
+    else if (nd->ops)
+        s = nd->ops->parallel(&nd->ex, nd->d.n[0], plane, &a);
+    else
+        for (int64_t o = 0; o < nd->d.n[0] && s == NLA_OK; o++)
+            s = plane(&a, o);
     if (s == NLA_OK && kind != NLA_FFT_C2R && nd->d.rank > 1)
         s = cols(nd, 0, 0, nd->calls[0], y);
     return s;
@@ -129,10 +159,11 @@ nla_status nla_fft_nd_execute(const struct nla_fft_nd *nd, const void *in, void 
 }
 
 /* One 1-D plan of the transform: n points, howmany of them, the given
-   strides and dists; the scale only on the step that runs last. */
+   strides and dists; the scale only on the step that runs last; on one
+   thread where plane() runs it on the backend's threads (one1). */
 static nla_status sub_plan(nla_context *ctx, const char *fn, const struct nla_fft_nd *nd,
                            nla_fft_kind kind, int64_t n, int64_t howmany, int64_t stride,
-                           int64_t idist, int64_t odist, int last, nla_fft_plan **p)
+                           int64_t idist, int64_t odist, int last, int one1, nla_fft_plan **p)
 {
     nla_fft_desc s;
     memset(&s, 0, sizeof s);
@@ -147,7 +178,7 @@ static nla_status sub_plan(nla_context *ctx, const char *fn, const struct nla_ff
     s.idist = idist;
     s.odist = odist;
     s.scale = last ? nd->d.scale : 1.0;
-    return nla_fft_plan_create_as(ctx, fn, &s, p);
+    return nla_fft_plan_create_as(ctx, fn, &s, one1 && nd->ops ? 1 : 0, p);
 }
 
 /* Checks *d into nd->d and the sizes: every product fits, the dists hold
@@ -259,16 +290,23 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
         sum.n = d->n[0];
         sum.scale = d->scale;
         free(nd);
-        return nla_fft_plan_create_as(ctx, fn, &sum, plan);
+        return nla_fft_plan_create_as(ctx, fn, &sum, 0, plan);
     }
     c2r = d->kind == NLA_FFT_C2R;
+    /* rank 3 on a backend with loops on threads (one backend: an AUTO
+       context with CUDA routes each call by where its data lie) */
+    if (d->rank == 3 && !ctx->cpu_ops && ctx->ops->parallel && nla_context_threads(ctx) > 1) {
+        nd->ops = ctx->ops;
+        nd->ex.state = ctx->state;
+        nd->ex.nthreads = nla_context_threads(ctx);
+    }
     /* the rows: packed out of place, padded in place (C2C: one plan) */
     for (int ip = 0; ip < (d->kind == NLA_FFT_C2C ? 1 : 2) && s == NLA_OK; ip++) {
         int64_t real_dist = ip ? 2 * nd->h : nd->nl;
         int64_t di = d->kind == NLA_FFT_C2C ? nd->nl : d->kind == NLA_FFT_R2C ? real_dist : nd->h;
         int64_t dout = d->kind == NLA_FFT_C2C ? nd->nl : c2r ? real_dist : nd->h;
         s = sub_plan(ctx, fn, nd, d->kind, nd->nl, d->rank == 3 ? d->n[1] : nd->rows, 1, di,
-                     dout, c2r || d->rank == 1, &nd->row[ip]);
+                     dout, c2r || d->rank == 1, 1, &nd->row[ip]);
     }
     /* dimension k's columns: stride = the product of the later dimensions */
     stride = nd->h;
@@ -276,7 +314,7 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
         nd->calls[k] = nd->rows / d->n[k] / (stride / nd->h);
         nd->step[k] = d->n[k] * stride;
         s = sub_plan(ctx, fn, nd, NLA_FFT_C2C, d->n[k], stride, stride, 1, 1, !c2r && k == 0,
-                     &nd->col[k]);
+                     k == 1, &nd->col[k]);
         stride *= d->n[k];
     }
     memset(&sum, 0, sizeof sum);

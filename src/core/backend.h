@@ -26,8 +26,9 @@
    5: fw_solve added (the Frank-Wolfe loop on the backend)
    6: nla_exec gains form (the CPU level-2 kernel form a call ran)
    7: set_stream and stream added (the caller's CUDA stream)
-   8: nla_exec gains fft_effort (a backend may ignore it) */
-#define NLA_PLUGIN_ABI 8
+   8: nla_exec gains fft_effort (a backend may ignore it)
+   9: parallel added (a loop of calls on the backend's threads) */
+#define NLA_PLUGIN_ABI 9
 
 /* What a backend entry is given besides its arguments. */
 typedef struct nla_exec {
@@ -177,6 +178,14 @@ struct nla_backend_ops {
        entries: the backend has no streams. */
     nla_status (*set_stream)(const nla_exec *ex, void *stream);
     void *(*stream)(void *state);
+
+    /* fn(arg, i) for every i < count, on up to ex->nthreads threads at
+       once (each i on one of them, in no set order); the status of the
+       least i that failed, or NLA_OK.  fn calls libnla on one-thread
+       plans (the multi-dimensional FFT's planes).  NULL: the front end
+       runs the i in order on its own thread. */
+    nla_status (*parallel)(const nla_exec *ex, int64_t count,
+                           nla_status (*fn)(void *arg, int64_t i), void *arg);
 };
 
 typedef int (*nla_plugin_abi_fn)(void);

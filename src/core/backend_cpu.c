@@ -4,6 +4,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #include "internal.h"
 #include "blas/blas_cpu.h"
 #include "fft/fft_cpu.h"
@@ -42,6 +45,33 @@ static nla_status cpu_copy(const nla_exec *ex, void *dst, const void *src, size_
     return NLA_OK;
 }
 
+/* Each i on one of ex->nthreads threads, in blocks of consecutive i */
+static nla_status cpu_parallel(const nla_exec *ex, int64_t count,
+                               nla_status (*fn)(void *arg, int64_t i), void *arg)
+{
+    nla_status first = NLA_OK;
+    int64_t at = count;   /* the least i that failed */
+
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(ex->nthreads) if (ex->nthreads > 1)
+#else
+    (void)ex;
+#endif
+    for (int64_t i = 0; i < count; i++) {
+        nla_status s = fn(arg, i);
+        if (s != NLA_OK) {
+#ifdef _OPENMP
+#pragma omp critical
+#endif
+            if (i < at) {
+                at = i;
+                first = s;
+            }
+        }
+    }
+    return first;
+}
+
 const struct nla_backend_ops nla_cpu_backend = {
     .abi = NLA_PLUGIN_ABI,
     .name = "cpu",
@@ -65,4 +95,5 @@ const struct nla_backend_ops nla_cpu_backend = {
     .fft_execute = nla_cpu_fft_execute,
     .fft_destroy = nla_cpu_fft_destroy,
     .is_device_ptr = NULL,
+    .parallel = cpu_parallel,
 };

@@ -86,9 +86,9 @@ static nla_status cols(const struct nla_fft_nd *nd, int k, int64_t o0, int64_t o
     return NLA_OK;
 }
 
-/* The planes of one array: o in [o0, o1) of n[0] planes of n[1] rows,
-   each its rows and its columns of dimension 1 while it is in cache (C2R:
-   the columns, then the rows) */
+/* Plane o of one array (n[0] planes of n[1] rows): its rows and its
+   columns of dimension 1 while it is in cache (C2R: the columns, then the
+   rows) */
 struct planes {
     const struct nla_fft_nd *nd;
     int padded;
@@ -131,9 +131,12 @@ static nla_status one(const struct nla_fft_nd *nd, int padded, char *x, char *y)
         return s;
     if (nd->d.rank < 3)
         s = nla_fft_execute(nd->row[padded], x, y);
-    else if (nd->ops)
+    else if (nd->ops) {
         s = nd->ops->parallel(&nd->ex, nd->d.n[0], plane, &a);
-    else
+        /* the failed plane may have said why on another thread */
+        if (s != NLA_OK)
+            nla_fail(NULL, s, "nla_fft_execute", "a plane: %s", nla_strerror(s));
+    } else
         for (int64_t o = 0; o < nd->d.n[0] && s == NLA_OK; o++)
             s = plane(&a, o);
     if (s == NLA_OK && kind != NLA_FFT_C2R && nd->d.rank > 1)
@@ -294,8 +297,11 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
     }
     c2r = d->kind == NLA_FFT_C2R;
     /* rank 3 on a backend with loops on threads (one backend: an AUTO
-       context with CUDA routes each call by where its data lie) */
-    if (d->rank == 3 && !ctx->cpu_ops && ctx->ops->parallel && nla_context_threads(ctx) > 1) {
+       context with CUDA routes each call by where its data lie), with at
+       least 4 planes a thread: one plane more on some costs at most a
+       quarter.  nd->ex carries the state and the count only. */
+    if (d->rank == 3 && !ctx->cpu_ops && ctx->ops->parallel && nla_context_threads(ctx) > 1 &&
+        d->n[0] >= 4 * (int64_t)nla_context_threads(ctx)) {
         nd->ops = ctx->ops;
         nd->ex.state = ctx->state;
         nd->ex.nthreads = nla_context_threads(ctx);

@@ -182,8 +182,9 @@ struct nla_backend_ops {
     /* fn(arg, i) for every i < count, on up to ex->nthreads threads at
        once (each i on one of them, in no set order); the status of the
        least i that failed, or NLA_OK.  fn calls libnla on one-thread
-       plans (the multi-dimensional FFT's planes).  NULL: the front end
-       runs the i in order on its own thread. */
+       plans (the multi-dimensional FFT's planes).  ex carries state and
+       nthreads only (msg is NULL, form NULL).  NULL: the front end runs
+       the i in order on its own thread. */
     nla_status (*parallel)(const nla_exec *ex, int64_t count,
                            nla_status (*fn)(void *arg, int64_t i), void *arg);
 };

@@ -12,9 +12,9 @@
 #define TW_COS(x) _Generic((x) + 0, long double: cosl, default: cos)(x)
 #define TW_SIN(x) _Generic((x) + 0, long double: sinl, default: sin)(x)
 
-/* cos and sin of 0 <= a <= TW_SMALL by their Taylor series to a^17 and
-   a^16, whose next terms are under 2^-80: a long double's rounding, at a
-   tenth of the cost of sincosl */
+/* cos and sin of 0 <= a <= TW_SMALL by their Taylor series, cos to a^16
+   and sin to a^17, whose next terms are under 2^-80: a long double's
+   rounding, at a tenth of the cost of sincosl */
 #define TW_SMALL 0.3
 static void F(small_sincos)(TWP a, TWP *c, TWP *s)
 {
@@ -35,9 +35,10 @@ static void F(small_sincos)(TWP a, TWP *c, TWP *s)
 
 /* W_n^t for t < count (count <= n) into w, (cos, sin) pairs, conjugated
    when conj: the base range is lo[t % B] * hi[t / B], each carried in TWP
-   and rounded once; the rest by exact symmetries, piece by piece.  About
-   n/8 products, 4*sqrt(n/8) short series (lo, small angles) and a quarter
-   of sqrt(n/8) sines and cosines (hi).  0, or -1 when out of memory. */
+   and rounded once; the rest by exact symmetries, piece by piece.  For
+   e = tw_base_end(n) (n/8 when 8 | n): about e products, 4*sqrt(e) short
+   series (lo, small angles) and sqrt(e)/4 sines and cosines (hi).  0, or
+   -1 when out of memory. */
 static int F(tw_values)(int64_t n, int64_t count, int conj, T *w)
 {
     const int64_t e = tw_base_end(n);

@@ -202,9 +202,9 @@ static nla_status plan_both(nla_context *ctx, const char *fn, nla_fft_plan *p)
     return nla_exec_done(ctx, fn, NLA_OK);
 }
 
-/* Plan creation for routine fn (nla_fft_plan_create or nla_fft_plan_1d). */
-/* nt > 0: the plan runs on nt threads (a CPU-only or CUDA context), not
-   the context's */
+/* Plan creation for routine fn (nla_fft_plan_create or nla_fft_plan_1d);
+   nt > 0: the plan runs on nt threads, not the context's count (a context
+   of one backend; AUTO's CPU side keeps the context's count) */
 static nla_status plan_create(nla_context *ctx, const char *fn, const nla_fft_desc *desc,
                               int nt, nla_fft_plan **plan)
 {

@@ -94,14 +94,15 @@ struct planes {
     int padded;
     char *x, *y;
     size_t in_row, out_row;
+    int64_t prow;                 /* rows a plane */
 };
 
 static nla_status plane(void *arg, int64_t o)
 {
     const struct planes *a = arg;
     const struct nla_fft_nd *nd = a->nd;
-    const int64_t prow = nd->rows / nd->d.n[0];
-    char *xo = a->x + (size_t)(o * prow) * a->in_row, *yo = a->y + (size_t)(o * prow) * a->out_row;
+    char *xo = a->x + (size_t)(o * a->prow) * a->in_row;
+    char *yo = a->y + (size_t)(o * a->prow) * a->out_row;
     nla_status s;
 
     if (nd->d.kind == NLA_FFT_C2R) {
@@ -122,7 +123,7 @@ static nla_status one(const struct nla_fft_nd *nd, int padded, char *x, char *y)
     const size_t real_row = (size_t)(padded ? 2 * nd->h : nd->nl) * nd->real;
     const size_t crow = (size_t)nd->h * 2 * nd->real;
     struct planes a = { nd, padded, x, y, kind == NLA_FFT_R2C ? real_row : crow,
-                        kind == NLA_FFT_C2R ? real_row : crow };
+                        kind == NLA_FFT_C2R ? real_row : crow, nd->rows / nd->d.n[0] };
     nla_status s = NLA_OK;
 
     if (kind == NLA_FFT_C2R && nd->d.rank > 1)
@@ -269,7 +270,7 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
     nla_fft_desc sum;
     nla_status s = NLA_OK;
     int64_t stride;
-    int c2r;
+    int c2r, nt;
 
     if (plan)
         *plan = NULL; /* a handle output is NULL after any failure (nla(3)) */
@@ -300,11 +301,12 @@ static nla_status create_nd(nla_context *ctx, const char *fn, const nla_fft_desc
        context with CUDA routes each call by where its data lie), with at
        least 4 planes a thread: one plane more on some costs at most a
        quarter.  nd->ex carries the state and the count only. */
-    if (d->rank == 3 && !ctx->cpu_ops && ctx->ops->parallel && nla_context_threads(ctx) > 1 &&
-        d->n[0] >= 4 * (int64_t)nla_context_threads(ctx)) {
+    nt = nla_context_threads(ctx);
+    if (d->rank == 3 && !ctx->cpu_ops && ctx->ops->parallel && nt > 1 &&
+        d->n[0] >= 4 * (int64_t)nt) {
         nd->ops = ctx->ops;
         nd->ex.state = ctx->state;
-        nd->ex.nthreads = nla_context_threads(ctx);
+        nd->ex.nthreads = nt;
     }
     /* the rows: packed out of place, padded in place (C2C: one plan) */
     for (int ip = 0; ip < (d->kind == NLA_FFT_C2C ? 1 : 2) && s == NLA_OK; ip++) {

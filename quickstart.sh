@@ -21,7 +21,8 @@ esac
 packages="build-essential autoconf automake libtool pkg-config
           libopenblas-dev liblapacke-dev libfftw3-dev libcriterion-dev
           libgsl-dev libblas-test mandoc python3-numpy python3-venv
-          libblis4-openmp"
+          libblis4-openmp
+          libopenmpi-dev openmpi-bin libscalapack-openmpi-dev libfftw3-mpi-dev"
 
 install_deps() {
     if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then

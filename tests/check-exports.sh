@@ -15,3 +15,14 @@ if readelf -d "$lib" | grep -Ei 'NEEDED.*(libcuda|libcudart)'; then
     exit 1
 fi
 echo "PASS: only nla_ symbols exported; no CUDA runtime linked"
+# libnla-mpi, where the build has it: nla_mpi_* only
+mlib="${NLA_BUILDDIR:-.}/.libs/libnla-mpi.so"
+if [ -f "$mlib" ]; then
+    bad=$(nm -D --defined-only "$mlib" | awk '{print $NF}' | grep -v '^nla_mpi_')
+    if [ -n "$bad" ]; then
+        echo "FAIL: symbols outside nla_mpi_ exported from $mlib:"
+        echo "$bad"
+        exit 1
+    fi
+    echo "PASS: libnla-mpi exports $(nm -D --defined-only "$mlib" | grep -c ' nla_mpi_') nla_mpi_ symbols only"
+fi

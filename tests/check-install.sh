@@ -60,6 +60,34 @@ refs=$(readelf -d "$root$NLA_BINDIR/nla" | grep NEEDED | grep -Ei 'blas|fftw|gsl
 [ -z "$refs" ] || fail "the installed nla links a reference: $refs"
 echo "PASS: installed copy works with pkg-config alone; nla links no CBLAS, FFTW or GSL"
 
+# libnla-mpi, where the build has it: its example against nla-mpi.pc alone
+if [ "${NLA_WITH_MPI:-no}" = yes ]; then
+    [ -f "$root$NLA_INCLUDEDIR/nla_mpi.h" ] && [ -f "$root$NLA_PKGCONFIGDIR/nla-mpi.pc" ] &&
+        [ -f "$root$NLA_LIBDIR/libnla-mpi.la" ] && [ -f "$root$NLA_MANDIR/man3/nla_mpi_dgemm.3" ] ||
+        fail "libnla-mpi's header, nla-mpi.pc, library or man pages were not installed"
+    # nla-mpi.pc requires MPI's own module, which lives outside DESTDIR: the
+    # installed .pc files with their prefix moved into DESTDIR, searched
+    # before the system's
+    mkdir -p "$tmp/pc"
+    for pc in nla nla-mpi; do
+        sed "s|^prefix=|prefix=$root|" "$root$NLA_PKGCONFIGDIR/$pc.pc" > "$tmp/pc/$pc.pc"
+    done
+    mflags=$(unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR; PKG_CONFIG_PATH="$tmp/pc" \
+             pkg-config --cflags --libs nla-mpi) || fail "pkg-config --cflags --libs nla-mpi"
+    # shellcheck disable=SC2086
+    $NLA_CC ${NLA_SAN_FLAGS:-} "$src/examples/mpi_gemm.c" -o "$tmp/mpi_gemm" $mflags ||
+        fail "examples/mpi_gemm.c does not build with pkg-config nla-mpi"
+    if [ -n "${NLA_MPIRUN:-}" ]; then
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl=self,vader \
+        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0" \
+        LSAN_OPTIONS="suppressions=$src/tests/lsan-mpi.supp:print_suppressions=0" \
+        LD_LIBRARY_PATH="$root$NLA_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+            timeout 120 "$NLA_MPIRUN" -np 2 --oversubscribe "$tmp/mpi_gemm" ||
+            fail "examples/mpi_gemm built against the installed copy fails on 2 processes"
+    fi
+    echo "PASS: libnla-mpi installed; its example builds with pkg-config nla-mpi alone"
+fi
+
 # the build tree itself, through nla-uninstalled.pc
 unset PKG_CONFIG_LIBDIR PKG_CONFIG_SYSROOT_DIR
 PKG_CONFIG_PATH=$NLA_BUILDDIR

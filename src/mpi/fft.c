@@ -1,0 +1,376 @@
+/*
+ * fft.c - distributed complex FFTs over the grid's processes in rank
+ * order, in FFTW-MPI's slab layouts.
+ *
+ * 2-D and 3-D (n0 x n1 [x n2], row-major): the input is split over n0 in
+ * blocks of b0 = ceil(n0/P).  Forward: each process transforms its planes
+ * over the other dimensions (one batched libnla plan), one global
+ * transpose swaps the first two dimensions (each "element" a whole row of
+ * the remaining ones), and each process transforms along n0, now local.
+ * The output is transposed, n1 x n0 [x n2] split over n1 in blocks of
+ * ceil(n1/P) (FFTW_MPI_TRANSPOSED_OUT).  Backward takes that layout in and
+ * gives the normal one: the same steps in reverse, one transpose.
+ *
+ * 1-D, n = N1*N2: the six-step algorithm.  The input, as an N1 x N2 array,
+ * is split over its rows; transposed to N2 x N1, each row is a length-N1
+ * transform, then multiplied by w_n^(j2*k1); transposed back, each row is
+ * a length-N2 transform; a last transpose orders the output (N2 x N1 split
+ * over rows, index k2*N1 + k1).  Forward plans take N1 >= N2 and backward
+ * plans the reverse, so that a backward plan's input layout is the forward
+ * plan's output layout.
+ *
+ * The transposes are nla_mpi_redist on a 1 x P view of the grid.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_internal.h"
+
+struct nla_mpi_fft_plan {
+    nla_mpi_grid view;          /* the grid's processes as 1 x P */
+    int rank;
+    int64_t n[3];
+    nla_fft_direction dir;
+    size_t cs;                  /* bytes of a complex value */
+    int64_t N1, N2;             /* 1-D: the split */
+    nla_mpi_desc t_in, t_mid;   /* 1-D: the transposes' layouts; n-D: in and out */
+    nla_mpi_desc t_out;
+    int64_t in_count, in_start, out_count, out_start;
+    int64_t rest;               /* n-D: the values per (i0, i1) */
+    int64_t l0, l1;             /* local rows of the first and second layouts */
+    nla_fft_plan *p_a, *p_b;    /* n-D: planes, and along n0; 1-D: N1, N2 */
+    void *tw;                   /* 1-D: w_n^(j2*k1) for the local j2 rows */
+    void *w1, *w2;              /* scratch */
+};
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return (a + b - 1) / b;
+}
+
+static void plan_free(nla_mpi_fft_plan *p)
+{
+    if (!p)
+        return;
+    nla_fft_plan_destroy(p->p_a);
+    nla_fft_plan_destroy(p->p_b);
+    free(p->tw);
+    free(p->w1);
+    free(p->w2);
+    free(p);
+}
+
+/* the layout of a row-major R x C array split over rows in blocks of
+   ceil(R/P): a column-major C x R matrix, its columns dealt in blocks */
+static nla_mpi_desc rows_layout(int64_t R, int64_t C, int P)
+{
+    nla_mpi_desc d = { C, R, C > 0 ? C : 1, R > 0 ? ceil_div(R, P) : 1, 0, 0, C > 1 ? C : 1 };
+    return d;
+}
+
+/* a batched contiguous 1-D transform of length len, howmany rows, or
+   strided (stride and dist) */
+static nla_status plan_1d(nla_context *ctx, int64_t len, int64_t howmany, int64_t stride,
+                          int64_t dist, nla_fft_direction dir, nla_precision prec,
+                          nla_fft_plan **p)
+{
+    nla_fft_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = NLA_FFT_C2C;
+    d.precision = prec;
+    d.direction = dir;
+    d.n = len;
+    d.howmany = howmany > 0 ? howmany : 1;
+    d.istride = d.ostride = stride;
+    d.idist = d.odist = dist;
+    return nla_fft_plan_create(ctx, &d, p);
+}
+
+/* the twiddles w_n^(sign*j2*k1) for rows j2 in [j0, j0+rows), k1 < N1 */
+static void twiddles(nla_mpi_fft_plan *p, int64_t j0, int64_t rows)
+{
+    const int64_t n = p->n[0], N1 = p->N1;
+    const long double tau = 6.283185307179586476925286766559L;
+    for (int64_t r = 0; r < rows; r++)
+        for (int64_t k = 0; k < N1; k++) {
+            int64_t e = (int64_t)(((unsigned __int128)(j0 + r) * (unsigned __int128)k) %
+                                  (unsigned __int128)n);
+            long double a = tau * (long double)e / (long double)n;
+            long double c = cosl(a), s = (long double)p->dir * sinl(a);
+            if (p->cs == 16) {
+                ((double *)p->tw)[2 * (r * N1 + k)] = (double)c;
+                ((double *)p->tw)[2 * (r * N1 + k) + 1] = (double)s;
+            } else {
+                ((float *)p->tw)[2 * (r * N1 + k)] = (float)c;
+                ((float *)p->tw)[2 * (r * N1 + k) + 1] = (float)s;
+            }
+        }
+}
+
+NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid *grid,
+                                           int rank, const int64_t *n, nla_fft_direction dir,
+                                           nla_precision prec, nla_mpi_fft_plan **plan)
+{
+    static const char fn[] = "nla_mpi_fft_plan_create";
+    const nla_mpi_grid *g = grid;
+    nla_mpi_fft_plan *p = NULL;
+    nla_status st = NLA_OK;
+    int P;
+
+    if (!plan)
+        return nla_mpi_fail(NLA_EINVAL, fn, "plan is NULL");
+    *plan = NULL;
+    if (!g)
+        return nla_mpi_fail(NLA_EINVAL, fn, "grid is NULL");
+    P = g->size;
+    if (!ctx)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "ctx is NULL");
+    else if (rank < 1 || rank > 3)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "rank (%d) is not 1, 2 or 3", rank);
+    else if (!n)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "n is NULL");
+    else if (dir != NLA_FFT_FORWARD && dir != NLA_FFT_BACKWARD)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "dir (%d) is not NLA_FFT_FORWARD or _BACKWARD",
+                          (int)dir);
+    else if (prec != NLA_DOUBLE && prec != NLA_FLOAT)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "prec (%d) is not NLA_DOUBLE or NLA_FLOAT", (int)prec);
+    else
+        for (int d = 0; d < rank; d++)
+            if (n[d] < 1) {
+                st = nla_mpi_fail(NLA_EINVAL, fn, "n[%d] (%lld) < 1", d, (long long)n[d]);
+                break;
+            }
+    if (st == NLA_OK && !(p = calloc(1, sizeof *p)))
+        st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the plan");
+    if (st == NLA_OK) {
+        p->view = *g;
+        p->view.nprow = 1;
+        p->view.npcol = P;
+        p->view.myrow = 0;
+        p->view.mycol = g->rank;
+        p->rank = rank;
+        p->dir = dir;
+        p->cs = prec == NLA_DOUBLE ? 16 : 8;
+        for (int d = 0; d < 3; d++)
+            p->n[d] = d < rank ? n[d] : 1;
+        if (rank == 1) {
+            /* n = N1*N2, N2 the largest divisor at most sqrt(n) */
+            int64_t a = 1;
+            for (int64_t f = 1; f * f <= p->n[0]; f++)
+                if (p->n[0] % f == 0)
+                    a = f;
+            p->N2 = dir == NLA_FFT_FORWARD ? a : p->n[0] / a;
+            p->N1 = p->n[0] / p->N2;
+            p->t_in = rows_layout(p->N1, p->N2, P);   /* x as N1 x N2 */
+            p->t_mid = rows_layout(p->N2, p->N1, P);  /* N2 x N1 */
+            p->l0 = nla_mpi_nloc(p->N1, p->t_in.nb, g->rank, 0, P);
+            p->l1 = nla_mpi_nloc(p->N2, p->t_mid.nb, g->rank, 0, P);
+            p->in_count = p->l0 * p->N2;
+            p->in_start = g->rank * p->t_in.nb * p->N2;
+            p->out_count = p->l1 * p->N1;
+            p->out_start = g->rank * p->t_mid.nb * p->N1;
+        } else {
+            p->rest = rank == 3 ? p->n[2] : 1;
+            p->t_in = rows_layout(p->n[0], p->n[1], P);   /* n0 x n1 of rows */
+            p->t_out = rows_layout(p->n[1], p->n[0], P);  /* n1 x n0 of rows */
+            p->l0 = nla_mpi_nloc(p->n[0], p->t_in.nb, g->rank, 0, P);
+            p->l1 = nla_mpi_nloc(p->n[1], p->t_out.nb, g->rank, 0, P);
+            p->in_count = p->l0 * p->n[1] * p->rest;
+            p->out_count = p->l1 * p->n[0] * p->rest;
+            if (dir == NLA_FFT_BACKWARD) {
+                int64_t c = p->in_count;
+                p->in_count = p->out_count;
+                p->out_count = c;
+            }
+            p->in_start = g->rank * (dir == NLA_FFT_FORWARD ? p->t_in.nb * p->n[1]
+                                                            : p->t_out.nb * p->n[0]) * p->rest;
+            p->out_start = g->rank * (dir == NLA_FFT_FORWARD ? p->t_out.nb * p->n[0]
+                                                             : p->t_in.nb * p->n[1]) * p->rest;
+        }
+        if (p->in_start > p->n[0] * p->n[1] * p->n[2])
+            p->in_start = p->n[0] * p->n[1] * p->n[2];
+        if (p->out_start > p->n[0] * p->n[1] * p->n[2])
+            p->out_start = p->n[0] * p->n[1] * p->n[2];
+    }
+    if (st == NLA_OK) {
+        /* the local plans and scratch */
+        int64_t big = p->in_count > p->out_count ? p->in_count : p->out_count;
+        if (rank == 1) {
+            st = plan_1d(ctx, p->N1, p->l1, 1, p->N1, dir, prec, &p->p_a);
+            if (st == NLA_OK)
+                st = plan_1d(ctx, p->N2, p->l0, 1, p->N2, dir, prec, &p->p_b);
+            if (st == NLA_OK && !(p->tw = malloc((size_t)(p->l1 * p->N1 + 1) * p->cs)))
+                st = NLA_ENOMEM;
+            if (st == NLA_OK)
+                twiddles(p, g->rank * p->t_mid.nb, p->l1);
+        } else {
+            /* the planes over dims 1.. (rank - 1 dims, l0 of them), and
+               one plane's transforms along n0 (stride rest) */
+            nla_fft_desc_nd d;
+            memset(&d, 0, sizeof d);
+            d.kind = NLA_FFT_C2C;
+            d.precision = prec;
+            d.direction = dir;
+            d.rank = rank - 1;
+            d.n[0] = p->n[1];
+            d.n[1] = p->n[2];
+            d.howmany = p->l0 > 0 ? p->l0 : 1;
+            st = nla_fft_plan_create_nd(ctx, &d, &p->p_a);
+            if (st == NLA_OK)
+                st = plan_1d(ctx, p->n[0], p->rest, p->rest, 1, dir, prec, &p->p_b);
+        }
+        if (st == NLA_OK) {
+            p->w1 = malloc((size_t)(big + 1) * p->cs);
+            p->w2 = malloc((size_t)(big + 1) * p->cs);
+            if (!p->w1 || !p->w2)
+                st = NLA_ENOMEM;
+        }
+        if (st != NLA_OK)
+            st = nla_mpi_fail(st, fn, "the local plans: %.180s",
+                              st == NLA_ENOMEM ? "out of memory" : nla_last_error());
+    }
+    {
+        int64_t args[6] = { rank, dir, prec, 0, 0, 0 };
+        static const char *const names[6] = { "rank", "dir", "prec", "n[0]", "n[1]", "n[2]" };
+        for (int d = 0; n && d < rank && d < 3; d++)
+            args[3 + d] = n[d];
+        st = nla_mpi_agree(g, fn, st, args, names, 6);
+    }
+    if (st != NLA_OK) {
+        plan_free(p);
+        return st;
+    }
+    *plan = p;
+    nla_mpi_ok();
+    return NLA_OK;
+}
+
+NLA_API void nla_mpi_fft_plan_destroy(nla_mpi_fft_plan *plan)
+{
+    plan_free(plan);
+}
+
+NLA_API nla_status nla_mpi_fft_local_size(const nla_mpi_fft_plan *plan, int64_t *in_count,
+                                          int64_t *in_start, int64_t *out_count,
+                                          int64_t *out_start)
+{
+    if (!plan)
+        return nla_mpi_fail(NLA_EINVAL, "nla_mpi_fft_local_size", "plan is NULL");
+    if (in_count)
+        *in_count = plan->in_count;
+    if (in_start)
+        *in_start = plan->in_start;
+    if (out_count)
+        *out_count = plan->out_count;
+    if (out_start)
+        *out_start = plan->out_start;
+    nla_mpi_ok();
+    return NLA_OK;
+}
+
+/* x[i] *= tw[i], complex, count values */
+static void twiddle_mul(size_t cs, void *x, const void *tw, int64_t count)
+{
+    if (cs == 16) {
+        double *v = x;
+        const double *w = tw;
+        for (int64_t i = 0; i < count; i++) {
+            double re = v[2 * i] * w[2 * i] - v[2 * i + 1] * w[2 * i + 1];
+            double im = v[2 * i] * w[2 * i + 1] + v[2 * i + 1] * w[2 * i];
+            v[2 * i] = re;
+            v[2 * i + 1] = im;
+        }
+    } else {
+        float *v = x;
+        const float *w = tw;
+        for (int64_t i = 0; i < count; i++) {
+            float re = v[2 * i] * w[2 * i] - v[2 * i + 1] * w[2 * i + 1];
+            float im = v[2 * i] * w[2 * i + 1] + v[2 * i + 1] * w[2 * i];
+            v[2 * i] = re;
+            v[2 * i + 1] = im;
+        }
+    }
+}
+
+/* a local transform, timed */
+static nla_status local_fft(const nla_mpi_fft_plan *p, const nla_fft_plan *lp, const void *in,
+                            void *out)
+{
+    double t0 = MPI_Wtime();
+    nla_status st = nla_fft_execute(lp, in, out);
+    nla_mpi_local_done(&p->view, t0);
+    return st;
+}
+
+static nla_status exec_1d(const nla_mpi_fft_plan *p, const char *fn, const void *in, void *out)
+{
+    const nla_mpi_grid *v = &p->view;
+    nla_status st;
+    /* x (N1 x N2) -> N2 x N1: rows of length N1, transformed, twiddled */
+    st = nla_mpi_redist(v, fn, p->cs, 1, in, &p->t_in, p->w1, &p->t_mid);
+    if (st == NLA_OK && p->l1 > 0) {
+        st = local_fft(p, p->p_a, p->w1, p->w1);
+        double t0 = MPI_Wtime();
+        twiddle_mul(p->cs, p->w1, p->tw, p->l1 * p->N1);
+        nla_mpi_local_done(v, t0);
+    }
+    /* back to N1 x N2: rows of length N2 */
+    if (st == NLA_OK)
+        st = nla_mpi_redist(v, fn, p->cs, 1, p->w1, &p->t_mid, p->w2, &p->t_in);
+    if (st == NLA_OK && p->l0 > 0)
+        st = local_fft(p, p->p_b, p->w2, p->w2);
+    /* ordered: out[k2*N1 + k1] */
+    if (st == NLA_OK)
+        st = nla_mpi_redist(v, fn, p->cs, 1, p->w2, &p->t_in, out, &p->t_mid);
+    return st;
+}
+
+static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void *in, void *out)
+{
+    const nla_mpi_grid *v = &p->view;
+    size_t row = (size_t)p->rest * p->cs, plane = (size_t)p->n[0] * row;
+    nla_status st = NLA_OK;
+
+    if (p->dir == NLA_FFT_FORWARD) {
+        if (p->l0 > 0)
+            st = local_fft(p, p->p_a, in, p->w1);
+        if (st == NLA_OK)
+            st = nla_mpi_redist(v, fn, row, 1, p->w1, &p->t_in, out, &p->t_out);
+        for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
+            st = local_fft(p, p->p_b, (char *)out + k * plane, (char *)out + k * plane);
+    } else {
+        if (p->l1 > 0)
+            memcpy(p->w1, in, (size_t)p->l1 * plane);
+        for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
+            st = local_fft(p, p->p_b, (char *)p->w1 + k * plane, (char *)p->w1 + k * plane);
+        if (st == NLA_OK)
+            st = nla_mpi_redist(v, fn, row, 1, p->w1, &p->t_out, out, &p->t_in);
+        if (st == NLA_OK && p->l0 > 0)
+            st = local_fft(p, p->p_a, out, out);
+    }
+    return st;
+}
+
+NLA_API nla_status nla_mpi_fft_execute(const nla_mpi_fft_plan *plan, const void *in, void *out)
+{
+    static const char fn[] = "nla_mpi_fft_execute";
+    nla_status st = NLA_OK;
+    if (!plan)
+        return nla_mpi_fail(NLA_EINVAL, fn, "plan is NULL");
+    if (plan->in_count > 0 && !in)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "in is NULL");
+    else if (plan->out_count > 0 && !out)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "out is NULL");
+    else if (in && out && in == out)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "in == out: the transform is out of place");
+    st = nla_mpi_agree(&plan->view, fn, st, NULL, NULL, 0);
+    if (st != NLA_OK)
+        return st;
+    st = plan->rank == 1 ? exec_1d(plan, fn, in, out) : exec_nd(plan, fn, in, out);
+    if (st != NLA_OK && st != NLA_EDEVICE)
+        nla_mpi_fail(st, fn, "%.200s", nla_last_error());
+    st = nla_mpi_agree(&plan->view, fn, st, NULL, NULL, 0);
+    if (st == NLA_OK)
+        nla_mpi_ok();
+    return st;
+}

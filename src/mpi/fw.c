@@ -1,0 +1,165 @@
+/*
+ * fw.c - distributed Frank-Wolfe for least squares, f = 1/2 |A x - b|^2,
+ * the rows of A and b spread over the grid's processes and x replicated.
+ *
+ * Every process runs libnla's own solver (nla_fw_solve) on the same x with
+ * the same options and set, so the LMO and the steps are replicated.  The
+ * objective is a callback: each process forms its rows' residual r = A x -
+ * b, its share of f (r'r/2) and of the gradient (A'r), and one
+ * MPI_Allreduce of n + 1 doubles sums them (f alone, one double, where the
+ * solver asks for no gradient: the adaptive rule's trial points).  MPI
+ * gives every process the same sum (its rule for Allreduce), so the
+ * replicated solvers take the same steps and stop together.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "mpi_internal.h"
+
+typedef struct {
+    nla_context *ctx;
+    const nla_mpi_grid *g;
+    int64_t mloc, lda;
+    const double *a, *b;
+    double *r, *buf;       /* mloc, and n + 1 */
+    nla_status st;         /* the first local failure */
+    int rc;                /* the first MPI failure */
+} lsq_part;
+
+static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
+{
+    lsq_part *u = user;
+    double f = 0;
+    int64_t len = grad ? n + 1 : 1;
+    int rc;
+
+    double t0 = MPI_Wtime();
+    memset(u->buf, 0, (size_t)len * sizeof *u->buf);
+    if (u->mloc > 0 && u->st == NLA_OK) {
+        memcpy(u->r, u->b, (size_t)u->mloc * sizeof *u->r);
+        u->st = nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, x, 1, -1.0,
+                          u->r, 1);
+        for (int64_t i = 0; i < u->mloc; i++)
+            f += u->r[i] * u->r[i];
+        if (grad && u->st == NLA_OK)
+            u->st = nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r, 1, 0.0,
+                              u->buf, 1);
+    }
+    nla_mpi_local_done(u->g, t0);
+    /* a local failure still takes part in the sum, as NaN: every process's
+       solver then stops with NLA_ENUMERIC at the same iteration */
+    u->buf[len - 1] = u->st == NLA_OK ? 0.5 * f : NAN;
+    rc = MPI_Allreduce(MPI_IN_PLACE, u->buf, (int)len, MPI_DOUBLE, MPI_SUM, u->g->comm);
+    if (rc != MPI_SUCCESS) {
+        if (u->rc == MPI_SUCCESS)
+            u->rc = rc;
+        return NAN;
+    }
+    u->g->cnt->bytes += len * (int64_t)sizeof(double) * (u->g->size > 1);
+    if (grad)
+        memcpy(grad, u->buf, (size_t)n * sizeof *grad);
+    return u->buf[len - 1];
+}
+
+NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *grid,
+                                        int64_t mloc, int64_t n, const double *a, int64_t lda,
+                                        const double *b, const nla_fw_set *set,
+                                        const nla_fw_options *opt, double *x,
+                                        nla_fw_result *res)
+{
+    static const char fn[] = "nla_mpi_fw_solve_lsq";
+    const nla_mpi_grid *g = grid;
+    nla_status st = NLA_OK, sst;
+    lsq_part u;
+    nla_fw_objective *obj = NULL;
+    nla_fw_result r;
+    double *x0 = NULL, *xw = NULL;
+
+    memset(&u, 0, sizeof u);
+    if (!g)
+        return nla_mpi_fail(NLA_EINVAL, fn, "grid is NULL");
+    if (!ctx)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "ctx is NULL");
+    else if (mloc < 0 || n < 1)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "mloc (%lld) < 0 or n (%lld) < 1", (long long)mloc,
+                          (long long)n);
+    else if (lda < (mloc > 1 ? mloc : 1))
+        st = nla_mpi_fail(NLA_EINVAL, fn, "lda (%lld) < max(1, mloc (%lld))", (long long)lda,
+                          (long long)mloc);
+    else if (mloc > 0 && (!a || !b))
+        st = nla_mpi_fail(NLA_EINVAL, fn, "%s is NULL", !a ? "a" : "b");
+    else if (!set || !x)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "%s is NULL", !set ? "set" : "x");
+    else if (nla_fw_set_dim(set) != n)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "the set's dimension (%lld) is not n (%lld)",
+                          (long long)nla_fw_set_dim(set), (long long)n);
+    if (st == NLA_OK) {
+        u.r = malloc((size_t)(mloc > 0 ? mloc : 1) * sizeof *u.r);
+        u.buf = malloc((size_t)(n + 1) * sizeof *u.buf);
+        x0 = malloc((size_t)n * sizeof *x0);
+        xw = malloc((size_t)n * sizeof *xw);
+        if (!u.r || !u.buf || !x0 || !xw)
+            st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the residual");
+    }
+    {
+        int64_t args[1] = { st == NLA_OK ? n : 0 };
+        static const char *const names[1] = { "n" };
+        st = nla_mpi_agree(g, fn, st, args, names, 1);
+    }
+    if (st == NLA_OK) {
+        /* the start must be the same everywhere: rank 0's, compared */
+        int rc;
+        memcpy(x0, x, (size_t)n * sizeof *x0);
+        rc = MPI_Bcast(x0, (int)n, MPI_DOUBLE, 0, g->comm);
+        st = nla_mpi_check_rc(rc, fn, "MPI_Bcast");
+        if (st == NLA_OK && memcmp(x0, x, (size_t)n * sizeof *x0) != 0)
+            st = nla_mpi_fail(NLA_EINVAL, fn, "x differs from rank 0's start");
+        st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
+    }
+    if (st != NLA_OK) {
+        free(u.r);
+        free(u.buf);
+        free(x0);
+        free(xw);
+        return st;
+    }
+    u.ctx = ctx;
+    u.g = g;
+    u.mloc = mloc;
+    u.lda = lda;
+    u.a = a;
+    u.b = b;
+    u.st = NLA_OK;
+    u.rc = MPI_SUCCESS;
+    memcpy(xw, x, (size_t)n * sizeof *xw);
+    sst = nla_fw_objective_create_user(&obj, n, lsq_fn, &u);
+    if (sst == NLA_OK)
+        sst = nla_fw_solve(ctx, obj, set, opt, xw, &r);
+    else
+        nla_mpi_fail(sst, fn, "%.200s", nla_last_error());
+    nla_fw_objective_destroy(obj);
+    /* the solver's verdict is the same everywhere; a local product's or
+       MPI's failure is agreed on */
+    if (u.rc != MPI_SUCCESS)
+        st = nla_mpi_check_rc(u.rc, fn, "MPI_Allreduce");
+    else if (u.st != NLA_OK)
+        st = nla_mpi_fail(u.st, fn, "the local product failed: %.150s", nla_last_error());
+    st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
+    if (st == NLA_OK) {
+        st = sst;
+        if (sst == NLA_OK || sst == NLA_EMAXITER || sst == NLA_ENUMERIC) {
+            memcpy(x, xw, (size_t)n * sizeof *x);
+            if (res)
+                *res = r;
+        }
+        if (sst != NLA_OK)
+            nla_mpi_fail(sst, fn, "%.200s", nla_last_error());
+        else
+            nla_mpi_ok();
+    }
+    free(u.r);
+    free(u.buf);
+    free(x0);
+    free(xw);
+    return st;
+}

@@ -1,0 +1,60 @@
+#!/bin/sh
+# check-mpi.sh - libnla-mpi's tests (tests/test_mpi.c) under mpirun on 1, 2,
+# 3 and 4 processes, then examples/mpi_gemm and tools/nla-mpi-bench --quick
+# on 4, oversubscribed on a small machine.  Each run has a time limit, so a
+# process left waiting in a collective fails the test instead of hanging
+# it.  Skipped when configure did not build libnla-mpi.
+if [ "${NLA_WITH_MPI:-no}" != yes ]; then
+    echo "SKIP: libnla-mpi not built (configure found no MPI, or --without-mpi)"
+    exit 77
+fi
+if [ -z "$NLA_MPIRUN" ] || ! command -v "$NLA_MPIRUN" >/dev/null 2>&1; then
+    echo "SKIP: no mpirun (Debian: openmpi-bin)"
+    exit 77
+fi
+prog="${NLA_BUILDDIR:-.}/tests/test_mpi"
+# Open MPI refuses root unless told; one thread per process; no network
+# transport beyond this machine (shared memory and loopback)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+# a sanitizer build: what Open MPI keeps until exit is suppressed by its
+# frames, which the slow unwinder finds (the fast one stops in the
+# components Open MPI has unloaded); libnla-mpi's own leaks still fail
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+export LSAN_OPTIONS="suppressions=${srcdir:-.}/tests/lsan-mpi.supp:print_suppressions=0"
+limit=${NLA_MPI_TIMEOUT:-300}
+passed=0 failed=0 status=0
+for np in 1 2 3 4; do
+    out=$(timeout "$limit" "$NLA_MPIRUN" -np "$np" --oversubscribe "$prog" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^$' | tail -n 20
+    if [ $rc -eq 124 ]; then
+        echo "FAIL: np=$np did not finish in ${limit} s (a hang in a collective?)"
+    fi
+    line=$(echo "$out" | grep -E "^mpi np=$np: [0-9]+ passed, [0-9]+ failed" | tail -n 1)
+    if [ $rc -ne 0 ] || [ -z "$line" ]; then
+        status=1
+    fi
+    p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+    f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-1}))
+done
+# the example users copy, on 4 processes (a 2 x 2 grid); it checks itself
+ex="${NLA_BUILDDIR:-.}/examples/mpi_gemm"
+if timeout "$limit" "$NLA_MPIRUN" -np 4 --oversubscribe "$ex"; then
+    passed=$((passed + 1))
+else
+    echo "FAIL: examples/mpi_gemm on 4 processes"
+    failed=$((failed + 1)) status=1
+fi
+# the benchmark runs (its figures are not checked here: a benchmark, not a test)
+bench="${NLA_BUILDDIR:-.}/tools/nla-mpi-bench"
+if timeout "$limit" "$NLA_MPIRUN" -np 4 --oversubscribe "$bench" --quick; then
+    passed=$((passed + 1))
+else
+    echo "FAIL: tools/nla-mpi-bench --quick on 4 processes"
+    failed=$((failed + 1)) status=1
+fi
+echo "mpi: $passed passed, $failed failed"
+exit $status

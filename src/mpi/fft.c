@@ -19,7 +19,8 @@
  * plans the reverse, so that a backward plan's input layout is the forward
  * plan's output layout.
  *
- * The transposes are nla_mpi_redist on a 1 x P view of the grid.
+ * The transposes are nla_mpi_slab_transpose (transpose.c), with buffers the
+ * plan keeps.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -33,14 +34,15 @@ struct nla_mpi_fft_plan {
     nla_fft_direction dir;
     size_t cs;                  /* bytes of a complex value */
     int64_t N1, N2;             /* 1-D: the split */
-    nla_mpi_desc t_in, t_mid;   /* 1-D: the transposes' layouts; n-D: in and out */
-    nla_mpi_desc t_out;
+    int64_t b0, b1;             /* block sizes: of n0 (1-D: N1), of n1 (N2) */
     int64_t in_count, in_start, out_count, out_start;
     int64_t rest;               /* n-D: the values per (i0, i1) */
     int64_t l0, l1;             /* local rows of the first and second layouts */
     nla_fft_plan *p_a, *p_b;    /* n-D: planes, and along n0; 1-D: N1, N2 */
     void *tw;                   /* 1-D: w_n^(j2*k1) for the local j2 rows */
     void *w1, *w2;              /* scratch */
+    void *sbuf, *rbuf;          /* the transposes' */
+    int *counts;
 };
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -57,15 +59,10 @@ static void plan_free(nla_mpi_fft_plan *p)
     free(p->tw);
     free(p->w1);
     free(p->w2);
+    free(p->sbuf);
+    free(p->rbuf);
+    free(p->counts);
     free(p);
-}
-
-/* the layout of a row-major R x C array split over rows in blocks of
-   ceil(R/P): a column-major C x R matrix, its columns dealt in blocks */
-static nla_mpi_desc rows_layout(int64_t R, int64_t C, int P)
-{
-    nla_mpi_desc d = { C, R, C > 0 ? C : 1, R > 0 ? ceil_div(R, P) : 1, 0, 0, C > 1 ? C : 1 };
-    return d;
 }
 
 /* a batched contiguous 1-D transform of length len, howmany rows, or
@@ -161,20 +158,20 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
                     a = f;
             p->N2 = dir == NLA_FFT_FORWARD ? a : p->n[0] / a;
             p->N1 = p->n[0] / p->N2;
-            p->t_in = rows_layout(p->N1, p->N2, P);   /* x as N1 x N2 */
-            p->t_mid = rows_layout(p->N2, p->N1, P);  /* N2 x N1 */
-            p->l0 = nla_mpi_nloc(p->N1, p->t_in.nb, g->rank, 0, P);
-            p->l1 = nla_mpi_nloc(p->N2, p->t_mid.nb, g->rank, 0, P);
+            p->b0 = ceil_div(p->N1, P);
+            p->b1 = ceil_div(p->N2, P);
+            p->l0 = nla_mpi_nloc(p->N1, p->b0, g->rank, 0, P);
+            p->l1 = nla_mpi_nloc(p->N2, p->b1, g->rank, 0, P);
             p->in_count = p->l0 * p->N2;
-            p->in_start = g->rank * p->t_in.nb * p->N2;
+            p->in_start = g->rank * p->b0 * p->N2;
             p->out_count = p->l1 * p->N1;
-            p->out_start = g->rank * p->t_mid.nb * p->N1;
+            p->out_start = g->rank * p->b1 * p->N1;
         } else {
             p->rest = rank == 3 ? p->n[2] : 1;
-            p->t_in = rows_layout(p->n[0], p->n[1], P);   /* n0 x n1 of rows */
-            p->t_out = rows_layout(p->n[1], p->n[0], P);  /* n1 x n0 of rows */
-            p->l0 = nla_mpi_nloc(p->n[0], p->t_in.nb, g->rank, 0, P);
-            p->l1 = nla_mpi_nloc(p->n[1], p->t_out.nb, g->rank, 0, P);
+            p->b0 = ceil_div(p->n[0], P);
+            p->b1 = ceil_div(p->n[1], P);
+            p->l0 = nla_mpi_nloc(p->n[0], p->b0, g->rank, 0, P);
+            p->l1 = nla_mpi_nloc(p->n[1], p->b1, g->rank, 0, P);
             p->in_count = p->l0 * p->n[1] * p->rest;
             p->out_count = p->l1 * p->n[0] * p->rest;
             if (dir == NLA_FFT_BACKWARD) {
@@ -182,10 +179,10 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
                 p->in_count = p->out_count;
                 p->out_count = c;
             }
-            p->in_start = g->rank * (dir == NLA_FFT_FORWARD ? p->t_in.nb * p->n[1]
-                                                            : p->t_out.nb * p->n[0]) * p->rest;
-            p->out_start = g->rank * (dir == NLA_FFT_FORWARD ? p->t_out.nb * p->n[0]
-                                                             : p->t_in.nb * p->n[1]) * p->rest;
+            p->in_start = g->rank * (dir == NLA_FFT_FORWARD ? p->b0 * p->n[1]
+                                                            : p->b1 * p->n[0]) * p->rest;
+            p->out_start = g->rank * (dir == NLA_FFT_FORWARD ? p->b1 * p->n[0]
+                                                             : p->b0 * p->n[1]) * p->rest;
         }
         if (p->in_start > p->n[0] * p->n[1] * p->n[2])
             p->in_start = p->n[0] * p->n[1] * p->n[2];
@@ -202,7 +199,7 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
             if (st == NLA_OK && !(p->tw = malloc((size_t)(p->l1 * p->N1 + 1) * p->cs)))
                 st = NLA_ENOMEM;
             if (st == NLA_OK)
-                twiddles(p, g->rank * p->t_mid.nb, p->l1);
+                twiddles(p, g->rank * p->b1, p->l1);
         } else {
             /* the planes over dims 1.. (rank - 1 dims, l0 of them), and
                one plane's transforms along n0 (stride rest) */
@@ -219,10 +216,17 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
             if (st == NLA_OK)
                 st = plan_1d(ctx, p->n[0], p->rest, p->rest, 1, dir, prec, &p->p_b);
         }
+        if (st == NLA_OK && !nla_mpi_slab_counts_fit(rank == 1 ? p->N1 : p->n[0],
+                                                     rank == 1 ? p->N2 : p->n[1], P))
+            st = nla_mpi_fail(NLA_ENOTSUP, fn, "a process's share is over INT_MAX rows "
+                              "(MPI's counts are int)");
         if (st == NLA_OK) {
             p->w1 = malloc((size_t)(big + 1) * p->cs);
             p->w2 = malloc((size_t)(big + 1) * p->cs);
-            if (!p->w1 || !p->w2)
+            p->sbuf = malloc((size_t)(big + 1) * p->cs);
+            p->rbuf = malloc((size_t)(big + 1) * p->cs);
+            p->counts = malloc((size_t)(4 * P) * sizeof *p->counts);
+            if (!p->w1 || !p->w2 || !p->sbuf || !p->rbuf || !p->counts)
                 st = NLA_ENOMEM;
         }
         if (st != NLA_OK)
@@ -307,7 +311,8 @@ static nla_status exec_1d(const nla_mpi_fft_plan *p, const char *fn, const void 
     const nla_mpi_grid *v = &p->view;
     nla_status st;
     /* x (N1 x N2) -> N2 x N1: rows of length N1, transformed, twiddled */
-    st = nla_mpi_redist(v, fn, p->cs, 1, in, &p->t_in, p->w1, &p->t_mid);
+    st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, in, p->w1, p->sbuf, p->rbuf,
+                                p->counts);
     if (st == NLA_OK && p->l1 > 0) {
         st = local_fft(p, p->p_a, p->w1, p->w1);
         double t0 = MPI_Wtime();
@@ -316,12 +321,14 @@ static nla_status exec_1d(const nla_mpi_fft_plan *p, const char *fn, const void 
     }
     /* back to N1 x N2: rows of length N2 */
     if (st == NLA_OK)
-        st = nla_mpi_redist(v, fn, p->cs, 1, p->w1, &p->t_mid, p->w2, &p->t_in);
+        st = nla_mpi_slab_transpose(v, fn, p->cs, p->N2, p->N1, p->w1, p->w2, p->sbuf,
+                                    p->rbuf, p->counts);
     if (st == NLA_OK && p->l0 > 0)
         st = local_fft(p, p->p_b, p->w2, p->w2);
     /* ordered: out[k2*N1 + k1] */
     if (st == NLA_OK)
-        st = nla_mpi_redist(v, fn, p->cs, 1, p->w2, &p->t_in, out, &p->t_mid);
+        st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, p->w2, out, p->sbuf, p->rbuf,
+                                    p->counts);
     return st;
 }
 
@@ -335,7 +342,8 @@ static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void 
         if (p->l0 > 0)
             st = local_fft(p, p->p_a, in, p->w1);
         if (st == NLA_OK)
-            st = nla_mpi_redist(v, fn, row, 1, p->w1, &p->t_in, out, &p->t_out);
+            st = nla_mpi_slab_transpose(v, fn, row, p->n[0], p->n[1], p->w1, out, p->sbuf,
+                                        p->rbuf, p->counts);
         for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
             st = local_fft(p, p->p_b, (char *)out + k * plane, (char *)out + k * plane);
     } else {
@@ -344,7 +352,8 @@ static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void 
         for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
             st = local_fft(p, p->p_b, (char *)p->w1 + k * plane, (char *)p->w1 + k * plane);
         if (st == NLA_OK)
-            st = nla_mpi_redist(v, fn, row, 1, p->w1, &p->t_out, out, &p->t_in);
+            st = nla_mpi_slab_transpose(v, fn, row, p->n[1], p->n[0], p->w1, out, p->sbuf,
+                                        p->rbuf, p->counts);
         if (st == NLA_OK && p->l0 > 0)
             st = local_fft(p, p->p_a, out, out);
     }

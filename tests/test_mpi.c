@@ -360,6 +360,64 @@ static void test_errors(nla_context *ctx, const nla_mpi_grid *g)
         expect(st == NLA_EINVAL && bg == NULL && strstr(nla_mpi_last_error(), "nprow*npcol"),
                "grid_create with nprow*npcol != size");
     }
+    /* fuzz: one field of one descriptor made bad on one rank (both drawn
+       from the shared generator, so every rank agrees which), 40 times:
+       NLA_EINVAL on every rank, that rank named, C untouched */
+    for (int it = 0; it < 40; it++) {
+        nla_mpi_desc x[3] = { da, db, dc };
+        int who = (int)((urand() + 1) * 0.5 * size) % size;
+        int which = (int)((urand() + 1) * 1.5) % 3, field = (int)((urand() + 1) * 3.5) % 7;
+        int untouched = 1;
+        nla_status st;
+        char tg[32];
+        if (rank == who) {
+            nla_mpi_desc *d = &x[which];
+            switch (field) {
+            case 0: d->m = -1; break;
+            case 1: d->nb = 0; break;
+            case 2: d->mb = -5; break;
+            case 3: d->rsrc = -1; break;
+            case 4: d->csrc = 1 << 20; break;
+            case 5: d->lld = 0; break;
+            default: d->n += 3; break;
+            }
+        }
+        st = nla_mpi_dgemm(ctx, g, NLA_NO_TRANS, NLA_NO_TRANS, m, n, k, 1.0, a, &x[0], b, &x[1],
+                           0.0, c, &x[2]);
+        for (int64_t i = 0; i < dc.lld * (nl + 1); i++)
+            untouched &= c[i] == 7.0;
+        snprintf(tg, sizeof tg, "(rank %d)", who);
+        snprintf(what, sizeof what, "fuzz %d (desc %d field %d on rank %d): %d \"%s\"", it,
+                 which, field, who, (int)st, nla_mpi_last_error());
+        expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), tg) && untouched, what);
+    }
+    /* scatter: root outside the grid on the last rank; lda < m on root */
+    {
+        nla_status st;
+        double buf[200];
+        st = nla_mpi_dscatter(g, rank == bad ? size : 0, buf, 10, a, &da);
+        snprintf(what, sizeof what, "scatter, root out of range: %d \"%s\"", (int)st,
+                 nla_mpi_last_error());
+        expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), "root") &&
+                   strstr(nla_mpi_last_error(), tag), what);
+        st = nla_mpi_dgather(g, 0, a, &da, buf, 3);
+        snprintf(what, sizeof what, "gather, lda < m on root: %d \"%s\"", (int)st,
+                 nla_mpi_last_error());
+        expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), "lda (3)") &&
+                   strstr(nla_mpi_last_error(), "(rank 0)"), what);
+    }
+    /* the ScaLAPACK descriptor both ways, and a DTYPE that is not 1 */
+    {
+        int sd[9];
+        nla_mpi_desc back;
+        expect(nla_mpi_desc_to_scalapack(&dc, 7, sd) == NLA_OK &&
+                   nla_mpi_desc_from_scalapack(sd, &back) == NLA_OK &&
+                   memcmp(&back, &dc, sizeof back) == 0 && sd[0] == 1 && sd[1] == 7,
+               "desc to ScaLAPACK and back");
+        sd[0] = 501;
+        expect(nla_mpi_desc_from_scalapack(sd, &back) == NLA_EINVAL &&
+                   strstr(nla_mpi_last_error(), "DTYPE (501)"), "desc from ScaLAPACK: DTYPE 501");
+    }
     free(a);
     free(b);
     free(c);

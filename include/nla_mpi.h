@@ -154,6 +154,33 @@ NLA_API nla_status nla_mpi_sgbmv(nla_context *ctx, const nla_mpi_grid *grid, nla
                                  const float *ab, int64_t ldab, int64_t nloc, const float *x,
                                  float beta, float *y);
 
+/* ------------------------------------------------ packed-symmetric GAXPY */
+
+/* y = alpha*A*x + beta*y for an n x n symmetric A whose columns are split
+   in consecutive blocks over the grid's processes in rank order: this
+   process holds the nloc columns from c0 (the sum of the lower ranks'
+   nloc; all add up to n), as the two pieces of uplo's triangle that
+   libnla's kernels take:
+     t  the diagonal block A(c0:c1, c0:c1), c1 = c0 + nloc, packed (uplo's
+        triangle, LAPACK's packed storage of an nloc x nloc matrix);
+     r  the rest of uplo's part of those columns, dense column-major with
+        leading dimension ldr: A(0:c0, c0:c1) for NLA_UPPER (c0 rows),
+        A(c1:n, c0:c1) for NLA_LOWER (n - c1 rows).
+   nla_mpi_dpacked_slice cuts them from a whole packed matrix.  x and y are
+   this process's nloc entries.  Each process gathers all of x and sends
+   its partial sums of the other rows to their owners (MPI_Allgatherv and
+   MPI_Reduce_scatter, n values each).  Collective. */
+NLA_API nla_status nla_mpi_dspmv(nla_context *ctx, const nla_mpi_grid *grid, nla_uplo uplo,
+                                 int64_t n, double alpha, const double *t, const double *r,
+                                 int64_t ldr, int64_t nloc, const double *x, double beta,
+                                 double *y);
+/* Cut columns [c0, c1) of the packed n x n symmetric matrix ap (uplo's
+   triangle) into nla_mpi_dspmv's t and r (ldr >= max(1, r's rows)).  Not
+   collective. */
+NLA_API nla_status nla_mpi_dpacked_slice(nla_uplo uplo, int64_t n, const double *ap,
+                                         int64_t c0, int64_t c1, double *r, int64_t ldr,
+                                         double *t);
+
 /* ------------------------------------------------------------------- FFT */
 
 /* Complex FFTs over the grid's processes in rank order, unnormalized with

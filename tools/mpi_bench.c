@@ -172,6 +172,41 @@ static void bench_gbmv(nla_context *ctx, const nla_mpi_grid *g, int64_t n, int64
     free(y);
 }
 
+static void bench_spmv(nla_context *ctx, const nla_mpi_grid *g, int64_t n)
+{
+    int64_t nloc = n / size + (rank < n % size), c0 = 0, ldr;
+    double *t, *r, *x, *y, tt[64], by = 0, loc = 0;
+    char name[64];
+
+    for (int q = 0; q < rank; q++)
+        c0 += n / size + (q < n % size);
+    ldr = c0 > 1 ? c0 : 1;
+    t = malloc((size_t)(nloc * (nloc + 1) / 2 + 1) * sizeof *t);
+    r = malloc((size_t)(ldr * nloc + 1) * sizeof *r);
+    x = malloc((size_t)(nloc + 1) * sizeof *x);
+    y = malloc((size_t)(nloc + 1) * sizeof *y);
+    fill(t, nloc * (nloc + 1) / 2, 21u);
+    fill(r, ldr * nloc, 23u);
+    fill(x, nloc, 25u);
+    fill(y, nloc, 27u);
+    nla_mpi_dspmv(ctx, g, NLA_UPPER, n, 1.0, t, r, ldr, nloc, x, 0.5, y);
+    for (int s = 0; s < reps; s++) {
+        int64_t b0 = nla_mpi_grid_bytes_received(g);
+        double l0 = nla_mpi_grid_local_seconds(g);
+        TIMED(tt[s], nla_mpi_dspmv(ctx, g, NLA_UPPER, n, 1.0, t, r, ldr, nloc, x, 0.5, y));
+        by = maxall((double)(nla_mpi_grid_bytes_received(g) - b0));
+        loc += sumall(nla_mpi_grid_local_seconds(g) - l0) / size / tt[s];
+    }
+    snprintf(name, sizeof name, "dspmv U n=%lld (column blocks)", (long long)n);
+    /* the rest of x in, the other rows' sums out: 2 (n - nloc) values */
+    row(name, median(tt, reps), 0, by, size > 1 ? 16.0 * (double)(n - n / size) : 0,
+        loc / reps);
+    free(t);
+    free(r);
+    free(x);
+    free(y);
+}
+
 static void bench_fft(nla_context *ctx, const nla_mpi_grid *g, int rk, const int64_t *n)
 {
     nla_mpi_fft_plan *p;
@@ -304,6 +339,7 @@ int main(int argc, char **argv)
     bench_gemm(ctx, g, quick ? 256 : 2048, quick ? 32 : 128);
     bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'N');
     bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'T');
+    bench_spmv(ctx, g, quick ? 500 : 8000);
     {
         int64_t n3[3] = { quick ? 32 : 256, quick ? 32 : 256, quick ? 32 : 256 };
         int64_t n1[1] = { quick ? 1 << 14 : 1 << 22 };

@@ -554,6 +554,8 @@ NLA_API nla_status nla_fw_options_set_step(nla_fw_options *opt, nla_fw_step_rule
 NLA_API nla_status nla_fw_options_set_tol(nla_fw_options *opt, double tol);
 NLA_API nla_status nla_fw_options_set_max_iter(nla_fw_options *opt, int64_t max_iter);
 NLA_API nla_status nla_fw_options_set_time_limit(nla_fw_options *opt, double seconds);
+/* The time limit in seconds set on opt; 0 for none, and for NULL. */
+NLA_API double     nla_fw_options_time_limit(const nla_fw_options *opt);
 NLA_API nla_status nla_fw_options_set_callback(nla_fw_options *opt, nla_fw_callback cb,
                                                void *user);
 NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,

@@ -58,8 +58,10 @@ NLA_API void nla_mpi_grid_destroy(nla_mpi_grid *grid);
 /* This process's place in the grid (any output may be NULL). */
 NLA_API nla_status nla_mpi_grid_info(const nla_mpi_grid *grid, int *nprow, int *npcol,
                                      int *myrow, int *mycol);
-/* Bytes this process has received in libnla-mpi's communication on this
-   grid since it was made (its own data kept in place is not counted). */
+/* Bytes of data this process has received in libnla-mpi's calls on this
+   grid since it was made: panels, halos, transposes, sums (its own data
+   kept in place is not counted, nor the few bytes each call spends
+   agreeing on its arguments and status). */
 NLA_API int64_t nla_mpi_grid_bytes_received(const nla_mpi_grid *grid);
 /* Seconds this process has spent in local kernels (libnla's GEMM, gbmv,
    FFT and gemv, and the FFT's twiddles) within libnla-mpi's calls on this
@@ -197,9 +199,13 @@ NLA_API nla_status nla_mpi_dpacked_slice(nla_uplo uplo, int64_t n, const double 
        input and output are both in order, in blocks that
        nla_mpi_fft_local_size gives; a backward plan's input blocks are
        the forward plan's output blocks.
-   A process may hold nothing (more processes than rows).  Local transforms
-   run on ctx; the grid must outlive the plan.  Create, execute and
-   destroy are collective. */
+   A process may hold nothing (more processes than rows).  A prime n (or
+   one with no divisor near sqrt(n)) leaves N2 = 1: the 1-D transform then
+   runs on the first process, correct but not spread.  Local transforms run
+   on ctx; the grid must outlive the plan.  A plan keeps its scratch, so
+   one thread at a time executes it.  Create, execute and destroy are
+   collective; a NULL plan to execute or destroy is that process's alone,
+   as a NULL grid. */
 typedef struct nla_mpi_fft_plan nla_mpi_fft_plan;
 NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid *grid,
                                            int rank, const int64_t *n, nla_fft_direction dir,
@@ -228,10 +234,11 @@ NLA_API void       nla_mpi_fft_plan_destroy(nla_mpi_fft_plan *plan);
    of n + 1 doubles (the adaptive rule's trial points: f alone, one
    double).  Step rules: agnostic, short step and adaptive; the exact line
    search needs a built-in objective (nla_fw_solve's NLA_EINVAL).  Stop by
-   tol or max_iter: a time limit or a callback that stops must stop every
-   process at the same iteration, and a time limit, measured by each
-   process's clock, may not.  Returns and writes x and res as nla_fw_solve
-   does.  Collective. */
+   tol or max_iter; a time limit is NLA_ENOTSUP (each process's clock would
+   stop its solver at its own iteration), and a callback that stops must
+   decide from the state it is given, which is the same on every process,
+   not from a clock.  Returns and writes x and res as nla_fw_solve does.
+   Collective. */
 NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *grid,
                                         int64_t mloc, int64_t n, const double *a, int64_t lda,
                                         const double *b, const nla_fw_set *set,

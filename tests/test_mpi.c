@@ -100,6 +100,9 @@ static const gcase cases[] = {
     { "k = 0 (C = beta*C)", 'N', 'N', 13, 11, 0, 4, 4, 4, 4, 4, 4, 0, 0, 1.0, -2.0 },
     { "alpha = 0", 'T', 'N', 9, 14, 8, 2, 3, 3, 2, 3, 3, 0, 0, 0.0, 3.0 },
     { "one row: most processes hold none", 'N', 'T', 1, 23, 17, 1, 5, 4, 5, 1, 4, 1, 0, 1.0, 1.0 },
+    { "both moved, three panels of k", 'T', 'T', 20, 18, 600, 7, 9, 11, 5, 4, 3, 1, 1, 1.0, 0.5 },
+    { "neither moved, panels cut by two block sizes", 'N', 'N', 30, 20, 37, 4, 5, 3, 6, 4, 6, 0, 0,
+      -1.0, 1.0 },
 };
 
 /* gather desc's local array to rank 0 */
@@ -140,15 +143,23 @@ static void test_gemm_case(nla_context *ctx, const nla_mpi_grid *g, int ictxt, c
     double *A = global(ar, ac), *B = global(br, bc), *C = global(t->m, t->n);
     nla_mpi_desc da, db, dc;
     int sa[9], sb[9], sc[9];
-    double *al = distribute(g, ictxt, A, ar, ac, t->mba, t->nba, t->srca, &da, sa);
-    double *bl = distribute(g, ictxt, B, br, bc, t->mbb, t->nbb, 0, &db, sb);
-    double *cl = distribute(g, ictxt, C, t->m, t->n, t->mbc, t->nbc, t->srcc, &dc, sc);
+    double *al, *bl, *cl, *cref, *Cg;
     int64_t ml, nl;
-    double *cref, *Cg;
     char what[160];
     int one = 1, m = (int)t->m, n = (int)t->n, k = (int)t->k;
     nla_status st;
 
+    if (t->alpha == 0) /* then A and B are not read: NaN would show */
+        for (int64_t i = 0; i < ar * ac || i < br * bc; i++) {
+            if (i < ar * ac)
+                A[i] = NAN;
+            if (i < br * bc)
+                B[i] = NAN;
+        }
+    al = distribute(g, ictxt, A, ar, ac, t->mba, t->nba, t->srca, &da, sa);
+    /* B's sources are A's: (0, 0) or off it */
+    bl = distribute(g, ictxt, B, br, bc, t->mbb, t->nbb, t->srca, &db, sb);
+    cl = distribute(g, ictxt, C, t->m, t->n, t->mbc, t->nbc, t->srcc, &dc, sc);
     nla_mpi_desc_local(&dc, g, &ml, &nl);
     cref = malloc((size_t)(dc.lld * (nl > 0 ? nl : 1)) * sizeof *cref);
     memcpy(cref, cl, (size_t)(dc.lld * nl) * sizeof *cref);
@@ -360,6 +371,34 @@ static void test_errors(nla_context *ctx, const nla_mpi_grid *g)
         nla_status st = nla_mpi_grid_create(MPI_COMM_WORLD, size + 1, 1, &bg);
         expect(st == NLA_EINVAL && bg == NULL && strstr(nla_mpi_last_error(), "nprow*npcol"),
                "grid_create with nprow*npcol != size");
+    }
+    /* NULL outputs on the last rank only: agreed, no hang */
+    {
+        nla_mpi_grid *gg = NULL, **pg = rank == bad ? NULL : &gg;
+        nla_mpi_fft_plan *fp = NULL, **pfp = rank == bad ? NULL : &fp;
+        int64_t nn[2] = { 8, 8 };
+        int pr, pc;
+        nla_status st = nla_mpi_grid_create(MPI_COMM_WORLD, 0, 0, pg);
+        snprintf(what, sizeof what, "grid_create, grid NULL on one rank: %d \"%s\"", (int)st,
+                 nla_mpi_last_error());
+        expect(st == NLA_EINVAL && gg == NULL && strstr(nla_mpi_last_error(), tag), what);
+        st = nla_mpi_fft_plan_create(ctx, g, 2, nn, NLA_FFT_FORWARD, NLA_DOUBLE, pfp);
+        snprintf(what, sizeof what, "fft_plan_create, plan NULL on one rank: %d \"%s\"",
+                 (int)st, nla_mpi_last_error());
+        expect(st == NLA_EINVAL && fp == NULL && strstr(nla_mpi_last_error(), tag), what);
+        /* shapes that differ: each a valid product of the size */
+        nla_mpi_grid_info(g, &pr, &pc, NULL, NULL);
+        if (size > 1) {
+            st = nla_mpi_grid_create(MPI_COMM_WORLD, rank == bad ? pc : pr,
+                                     rank == bad ? pr : pc, &gg);
+            snprintf(what, sizeof what, "grid_create, shapes differ: %d \"%s\"", (int)st,
+                     nla_mpi_last_error());
+            if (pr != pc)
+                expect(st == NLA_EINVAL && gg == NULL && strstr(nla_mpi_last_error(), "differs") &&
+                           strstr(nla_mpi_last_error(), tag), what);
+            else
+                nla_mpi_grid_destroy(gg);
+        }
     }
     /* fuzz: one field of one descriptor made bad on one rank (both drawn
        from the shared generator, so every rank agrees which), 40 times:

@@ -193,7 +193,7 @@ void test_fft(nla_context *ctx, const nla_mpi_grid *g)
         test_fft_case(ctx, g, 1, &lens[c]);
     test_fft_float(ctx, g);
     {
-        /* in == out, and n[1] < 1 on the last rank */
+        /* n[1] < 1 on the last rank */
         int64_t n[2] = { 8, 8 };
         nla_mpi_fft_plan *p = (nla_mpi_fft_plan *)&n;
         char tag[32], what[200];
@@ -205,6 +205,30 @@ void test_fft(nla_context *ctx, const nla_mpi_grid *g)
         snprintf(what, sizeof what, "fft plan with n[1] = 0 on one rank: %d \"%s\"", (int)st,
                  nla_mpi_last_error());
         expect(st == NLA_EINVAL && p == NULL && strstr(nla_mpi_last_error(), tag), what);
+        /* execute: out NULL on the last rank, which holds part of out
+           (8 rows on at most 4 processes); in == out on rank 0 */
+        n[1] = 8;
+        if (nla_mpi_fft_plan_create(ctx, g, 2, n, NLA_FFT_FORWARD, NLA_DOUBLE, &p) == NLA_OK) {
+            int64_t ic, oc;
+            double *in, *out;
+            nla_mpi_fft_local_size(p, &ic, NULL, &oc, NULL);
+            in = calloc((size_t)(2 * ic + 2), sizeof *in);
+            out = malloc((size_t)(2 * oc + 2) * sizeof *out);
+            for (int64_t i = 0; i < 2 * oc + 2; i++)
+                out[i] = 3.0;
+            st = nla_mpi_fft_execute(p, in, rank == size - 1 ? NULL : out);
+            snprintf(what, sizeof what, "fft execute, out NULL on one rank: %d \"%s\"",
+                     (int)st, nla_mpi_last_error());
+            expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), "out is NULL") &&
+                       strstr(nla_mpi_last_error(), tag) && out[0] == 3.0, what);
+            st = nla_mpi_fft_execute(p, in, rank == 0 ? (void *)in : out);
+            expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), "in == out") &&
+                       strstr(nla_mpi_last_error(), "(rank 0)") && out[0] == 3.0,
+                   "fft execute, in == out on rank 0");
+            nla_mpi_fft_plan_destroy(p);
+            free(in);
+            free(out);
+        }
     }
 }
 
@@ -306,6 +330,18 @@ void test_fw(nla_context *ctx, const nla_mpi_grid *g)
                        x[0] == (rank == size - 1 ? 0.5 : 1.0),
                    what);
             x[0] = 1.0, x[1] = 0.0;
+        }
+        {
+            /* a time limit: refused everywhere, nothing written */
+            nla_fw_options *opt;
+            nla_fw_options_create(&opt);
+            nla_fw_options_set_time_limit(opt, 10.0);
+            st = nla_mpi_fw_solve_lsq(ctx, g, 2, n, a, 2, b, set, opt, x, NULL);
+            snprintf(what, sizeof what, "fw: a time limit: %d \"%s\"", (int)st,
+                     nla_mpi_last_error());
+            expect(st == NLA_ENOTSUP && strstr(nla_mpi_last_error(), "time limit") && x[0] == 1.0,
+                   what);
+            nla_fw_options_destroy(opt);
         }
         st = nla_mpi_fw_solve_lsq(ctx, g, rank == size - 1 ? -1 : 2, n, a, 2, b, set, NULL, x,
                                   NULL);

@@ -529,6 +529,11 @@ NLA_API nla_status nla_fw_options_set_time_limit(nla_fw_options *opt, double sec
     return NLA_OK;
 }
 
+NLA_API double nla_fw_options_time_limit(const nla_fw_options *opt)
+{
+    return opt ? opt->time_limit : 0.0;
+}
+
 NLA_API nla_status nla_fw_options_set_callback(nla_fw_options *opt, nla_fw_callback cb,
                                                void *user)
 {

@@ -16,6 +16,7 @@
  *            receive in rank order, so the bits depend on nothing but
  *            the rows each process holds.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpi_internal.h"
@@ -62,7 +63,7 @@ static void halo(const rows_of *ro, int q, int64_t h[4])
         h[0] = h[1] = h[2] = h[3] = r0;
 }
 
-/* Exchange halo values: `from` sends, for every process q, the part of its
+/* req: room for 4*P requests.  Exchange halo values: `from` sends, for every process q, the part of its
    own rows [r0, r1) lying in q's halo (NoTrans: x; gather) ... or, with
    reduce set, the part of its halo lying in q's rows (partial sums of y).
    mine: the process's own rows' values (gather) or partial sums over
@@ -71,17 +72,14 @@ static void halo(const rows_of *ro, int q, int64_t h[4])
    out per sender. */
 static nla_status exchange(const nla_mpi_grid *g, const char *fn, size_t es, const rows_of *ro,
                            int reduce, const char *mine, char *ext, int64_t *rcv_off,
-                           int64_t *rcv_len)
+                           int64_t *rcv_len, MPI_Request *req)
 {
     const int P = g->size, me = g->rank;
     int64_t hm[4], c0, r0 = ro->off[me], r1 = ro->off[me + 1];
-    MPI_Request *req = malloc((size_t)(4 * P) * sizeof *req);
     MPI_Datatype t = es == 8 ? MPI_DOUBLE : MPI_FLOAT;
     int nreq = 0, rc = MPI_SUCCESS;
     int64_t used = 0;
 
-    if (!req)
-        return nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the halo requests");
     halo(ro, me, hm);
     c0 = hm[0];
     for (int q = 0; q < P && rc == MPI_SUCCESS; q++) {
@@ -118,9 +116,12 @@ static nla_status exchange(const nla_mpi_grid *g, const char *fn, size_t es, con
             }
         }
     }
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-    free(req);
+    /* (after an MPI failure too: the requests posted must end) */
+    if (nreq > 0) {
+        int rw = MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
+        if (rc == MPI_SUCCESS)
+            rc = rw;
+    }
     return nla_mpi_check_rc(rc, fn, "the halo exchange");
 }
 
@@ -135,8 +136,9 @@ static nla_status band_gaxpy(const char *fn, nla_context *ctx, const nla_mpi_gri
     rows_of ro = { n, kl, ku, NULL };
     int64_t h[4], c0 = 0, c1 = 0, r0, r1, *mine_n = NULL, *rcv = NULL;
     char *ext = NULL, *part = NULL;
+    MPI_Request *req = NULL;
     int64_t sum = 0;
-    int rc;
+    int rc, agreed = 0;
 
     if (!g)
         return nla_mpi_fail(NLA_EINVAL, fn, "grid is NULL");
@@ -151,6 +153,9 @@ static nla_status band_gaxpy(const char *fn, nla_context *ctx, const nla_mpi_gri
     else if (nloc < 0 || nloc > n)
         st = nla_mpi_fail(NLA_EINVAL, fn, "nloc (%lld) outside 0..n (%lld)", (long long)nloc,
                           (long long)n);
+    else if (kl > INT64_MAX / 4 || ku > INT64_MAX / 4)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "kl (%lld) or ku (%lld) too large", (long long)kl,
+                          (long long)ku);
     else if (ldab < kl + ku + 1)
         st = nla_mpi_fail(NLA_EINVAL, fn, "ldab (%lld) < kl+ku+1 (%lld)", (long long)ldab,
                           (long long)(kl + ku + 1));
@@ -199,15 +204,22 @@ static nla_status band_gaxpy(const char *fn, nla_context *ctx, const nla_mpi_gri
                           (long long)sum, (long long)n);
     else if (nloc > 0 && (!ab || !y || (alpha != 0 && !x)))
         st = nla_mpi_fail(NLA_EINVAL, fn, "%s is NULL", !ab ? "ab" : !y ? "y" : "x");
+    else if ((kl > ku ? kl : ku) > INT_MAX && n > INT_MAX)
+        st = nla_mpi_fail(NLA_ENOTSUP, fn, "a halo of over INT_MAX values (MPI's counts)");
     if (st == NLA_OK) {
+        /* what the others send: at most one run of my rows for each side
+           of each of their halos */
+        int64_t most = nloc < kl + ku ? nloc : kl + ku;
         ext = malloc((size_t)(c1 - c0 + 1) * es);
         if (trans == NLA_TRANS)
-            part = malloc((size_t)((int64_t)g->size * 2 * (kl + ku) + 1) * es);
+            part = malloc((size_t)((int64_t)g->size * 2 * most + 1) * es);
         rcv = calloc((size_t)g->size * 2, 2 * sizeof *rcv);
-        if (!ext || !rcv || (trans == NLA_TRANS && !part))
+        req = malloc((size_t)(4 * g->size) * sizeof *req);
+        if (!ext || !rcv || !req || (trans == NLA_TRANS && !part))
             st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the halo");
     }
     st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
+    agreed = st == NLA_OK;
     if (st == NLA_OK && alpha == 0) {
         /* y = beta*y: no halo, nothing read from A or x */
         lst = local_gbmv(g, ctx, es, NLA_NO_TRANS, nloc, nloc, 0, 0, 0.0, ab ? ab : ext, 1,
@@ -216,7 +228,7 @@ static nla_status band_gaxpy(const char *fn, nla_context *ctx, const nla_mpi_gri
         /* x over [c0, c1): the halo from the others, my rows in the middle */
         if (nloc > 0)
             memcpy(ext + (size_t)(r0 - c0) * es, x, (size_t)nloc * es);
-        st = exchange(g, fn, es, &ro, 0, (const char *)x, ext, NULL, NULL);
+        st = exchange(g, fn, es, &ro, 0, (const char *)x, ext, NULL, NULL, req);
         if (st == NLA_OK && nloc > 0)
             lst = local_gbmv(g, ctx, es, NLA_NO_TRANS, nloc, c1 - c0, kl - (r0 - c0),
                              ku + (r0 - c0), alpha, ab, ldab, ext, beta, y);
@@ -228,7 +240,7 @@ static nla_status band_gaxpy(const char *fn, nla_context *ctx, const nla_mpi_gri
                              alpha, ab, ldab, x, 0.0, ext);
         else
             memset(ext, 0, (size_t)(c1 - c0 + 1) * es);
-        st = exchange(g, fn, es, &ro, 1, ext, part, roff, rlen);
+        st = exchange(g, fn, es, &ro, 1, ext, part, roff, rlen, req);
         if (st == NLA_OK && nloc > 0) {
             /* y = beta*y + (the lower ranks' sums, mine, the higher
                ranks'), each sum added in rank order */
@@ -265,11 +277,13 @@ static nla_status band_gaxpy(const char *fn, nla_context *ctx, const nla_mpi_gri
             }
         }
     }
-    if (st == NLA_OK) {
-        if (lst != NLA_OK)
-            nla_mpi_fail(lst, fn, "the local product failed: %.150s", nla_last_error());
-        st = nla_mpi_agree(g, fn, lst, NULL, NULL, 0);
-    }
+    /* every process that got past the first agreements agrees on the
+       outcome, an MPI failure's or a local product's */
+    if (st == NLA_OK && lst != NLA_OK)
+        st = nla_mpi_fail(lst, fn, "the local product failed: %.150s", nla_last_error());
+    if (agreed)
+        st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
+    free(req);
     free(mine_n);
     free(ro.off);
     free(ext);

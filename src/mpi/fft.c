@@ -22,6 +22,7 @@
  * The transposes are nla_mpi_slab_transpose (transpose.c), with buffers the
  * plan keeps.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,8 @@ struct nla_mpi_fft_plan {
     void *w1, *w2;              /* scratch */
     void *sbuf, *rbuf;          /* the transposes' */
     int *counts;
+    MPI_Datatype etype;         /* a transposed element: a value (1-D) or a row */
+    int has_etype;
 };
 
 static int64_t ceil_div(int64_t a, int64_t b)
@@ -62,6 +65,8 @@ static void plan_free(nla_mpi_fft_plan *p)
     free(p->sbuf);
     free(p->rbuf);
     free(p->counts);
+    if (p->has_etype)
+        MPI_Type_free(&p->etype);
     free(p);
 }
 
@@ -114,13 +119,14 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
     nla_status st = NLA_OK;
     int P;
 
-    if (!plan)
-        return nla_mpi_fail(NLA_EINVAL, fn, "plan is NULL");
-    *plan = NULL;
+    if (plan)
+        *plan = NULL;
     if (!g)
         return nla_mpi_fail(NLA_EINVAL, fn, "grid is NULL");
     P = g->size;
-    if (!ctx)
+    if (!plan) /* agreed on below, as every argument */
+        st = nla_mpi_fail(NLA_EINVAL, fn, "plan is NULL");
+    else if (!ctx)
         st = nla_mpi_fail(NLA_EINVAL, fn, "ctx is NULL");
     else if (rank < 1 || rank > 3)
         st = nla_mpi_fail(NLA_EINVAL, fn, "rank (%d) is not 1, 2 or 3", rank);
@@ -216,22 +222,29 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
             if (st == NLA_OK)
                 st = plan_1d(ctx, p->n[0], p->rest, p->rest, 1, dir, prec, &p->p_b);
         }
-        if (st == NLA_OK && !nla_mpi_slab_counts_fit(rank == 1 ? p->N1 : p->n[0],
-                                                     rank == 1 ? p->N2 : p->n[1], P))
-            st = nla_mpi_fail(NLA_ENOTSUP, fn, "a process's share is over INT_MAX rows "
-                              "(MPI's counts are int)");
-        if (st == NLA_OK) {
+        if (st != NLA_OK) {
+            st = nla_mpi_fail(st, fn, "the local plans: %.180s",
+                              st == NLA_ENOMEM ? "out of memory" : nla_last_error());
+        } else if (!nla_mpi_slab_counts_fit(rank == 1 ? p->N1 : p->n[0],
+                                            rank == 1 ? p->N2 : p->n[1], P) ||
+                   p->rest > INT_MAX / (int64_t)p->cs) {
+            st = nla_mpi_fail(NLA_ENOTSUP, fn, "a process's share or a row is over INT_MAX "
+                              "values (MPI's counts are int)");
+        } else {
+            size_t es = rank == 1 ? p->cs : (size_t)p->rest * p->cs;
             p->w1 = malloc((size_t)(big + 1) * p->cs);
             p->w2 = malloc((size_t)(big + 1) * p->cs);
             p->sbuf = malloc((size_t)(big + 1) * p->cs);
             p->rbuf = malloc((size_t)(big + 1) * p->cs);
             p->counts = malloc((size_t)(4 * P) * sizeof *p->counts);
             if (!p->w1 || !p->w2 || !p->sbuf || !p->rbuf || !p->counts)
-                st = NLA_ENOMEM;
+                st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the scratch");
+            else if (MPI_Type_contiguous((int)es, MPI_BYTE, &p->etype) != MPI_SUCCESS ||
+                     MPI_Type_commit(&p->etype) != MPI_SUCCESS)
+                st = nla_mpi_fail(NLA_EDEVICE, fn, "MPI_Type_contiguous failed");
+            else
+                p->has_etype = 1;
         }
-        if (st != NLA_OK)
-            st = nla_mpi_fail(st, fn, "the local plans: %.180s",
-                              st == NLA_ENOMEM ? "out of memory" : nla_last_error());
     }
     {
         int64_t args[6] = { rank, dir, prec, 0, 0, 0 };
@@ -306,33 +319,45 @@ static nla_status local_fft(const nla_mpi_fft_plan *p, const nla_fft_plan *lp, c
     return st;
 }
 
-static nla_status exec_1d(const nla_mpi_fft_plan *p, const char *fn, const void *in, void *out)
+/* The steps run whatever a local transform returns, so that every
+   process takes part in every transpose; the first local failure is
+   kept in *lst and agreed on by the caller. */
+static void step(nla_status *lst, nla_status st)
+{
+    if (*lst == NLA_OK)
+        *lst = st;
+}
+
+static nla_status exec_1d(const nla_mpi_fft_plan *p, const char *fn, const void *in, void *out,
+                          nla_status *lst)
 {
     const nla_mpi_grid *v = &p->view;
     nla_status st;
     /* x (N1 x N2) -> N2 x N1: rows of length N1, transformed, twiddled */
     st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, in, p->w1, p->sbuf, p->rbuf,
-                                p->counts);
+                                p->counts, p->etype);
     if (st == NLA_OK && p->l1 > 0) {
-        st = local_fft(p, p->p_a, p->w1, p->w1);
-        double t0 = MPI_Wtime();
+        double t0;
+        step(lst, local_fft(p, p->p_a, p->w1, p->w1));
+        t0 = MPI_Wtime();
         twiddle_mul(p->cs, p->w1, p->tw, p->l1 * p->N1);
         nla_mpi_local_done(v, t0);
     }
     /* back to N1 x N2: rows of length N2 */
     if (st == NLA_OK)
         st = nla_mpi_slab_transpose(v, fn, p->cs, p->N2, p->N1, p->w1, p->w2, p->sbuf,
-                                    p->rbuf, p->counts);
+                                    p->rbuf, p->counts, p->etype);
     if (st == NLA_OK && p->l0 > 0)
-        st = local_fft(p, p->p_b, p->w2, p->w2);
+        step(lst, local_fft(p, p->p_b, p->w2, p->w2));
     /* ordered: out[k2*N1 + k1] */
     if (st == NLA_OK)
         st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, p->w2, out, p->sbuf, p->rbuf,
-                                    p->counts);
+                                    p->counts, p->etype);
     return st;
 }
 
-static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void *in, void *out)
+static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void *in, void *out,
+                          nla_status *lst)
 {
     const nla_mpi_grid *v = &p->view;
     size_t row = (size_t)p->rest * p->cs, plane = (size_t)p->n[0] * row;
@@ -340,22 +365,21 @@ static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void 
 
     if (p->dir == NLA_FFT_FORWARD) {
         if (p->l0 > 0)
-            st = local_fft(p, p->p_a, in, p->w1);
-        if (st == NLA_OK)
-            st = nla_mpi_slab_transpose(v, fn, row, p->n[0], p->n[1], p->w1, out, p->sbuf,
-                                        p->rbuf, p->counts);
+            step(lst, local_fft(p, p->p_a, in, p->w1));
+        st = nla_mpi_slab_transpose(v, fn, row, p->n[0], p->n[1], p->w1, out, p->sbuf, p->rbuf,
+                                    p->counts, p->etype);
         for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
-            st = local_fft(p, p->p_b, (char *)out + k * plane, (char *)out + k * plane);
+            step(lst, local_fft(p, p->p_b, (char *)out + k * plane, (char *)out + k * plane));
     } else {
         if (p->l1 > 0)
             memcpy(p->w1, in, (size_t)p->l1 * plane);
-        for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
-            st = local_fft(p, p->p_b, (char *)p->w1 + k * plane, (char *)p->w1 + k * plane);
-        if (st == NLA_OK)
-            st = nla_mpi_slab_transpose(v, fn, row, p->n[1], p->n[0], p->w1, out, p->sbuf,
-                                        p->rbuf, p->counts);
+        for (int64_t k = 0; k < p->l1; k++)
+            step(lst, local_fft(p, p->p_b, (char *)p->w1 + k * plane,
+                                (char *)p->w1 + k * plane));
+        st = nla_mpi_slab_transpose(v, fn, row, p->n[1], p->n[0], p->w1, out, p->sbuf, p->rbuf,
+                                    p->counts, p->etype);
         if (st == NLA_OK && p->l0 > 0)
-            st = local_fft(p, p->p_a, out, out);
+            step(lst, local_fft(p, p->p_a, out, out));
     }
     return st;
 }
@@ -375,9 +399,13 @@ NLA_API nla_status nla_mpi_fft_execute(const nla_mpi_fft_plan *plan, const void 
     st = nla_mpi_agree(&plan->view, fn, st, NULL, NULL, 0);
     if (st != NLA_OK)
         return st;
-    st = plan->rank == 1 ? exec_1d(plan, fn, in, out) : exec_nd(plan, fn, in, out);
-    if (st != NLA_OK && st != NLA_EDEVICE)
-        nla_mpi_fail(st, fn, "%.200s", nla_last_error());
+    {
+        nla_status lst = NLA_OK;
+        st = plan->rank == 1 ? exec_1d(plan, fn, in, out, &lst)
+                             : exec_nd(plan, fn, in, out, &lst);
+        if (st == NLA_OK && lst != NLA_OK)
+            st = nla_mpi_fail(lst, fn, "a local transform failed: %.180s", nla_last_error());
+    }
     st = nla_mpi_agree(&plan->view, fn, st, NULL, NULL, 0);
     if (st == NLA_OK)
         nla_mpi_ok();

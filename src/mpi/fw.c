@@ -11,6 +11,7 @@
  * gives every process the same sum (its rule for Allreduce), so the
  * replicated solvers take the same steps and stop together.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +70,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
 {
     static const char fn[] = "nla_mpi_fw_solve_lsq";
     const nla_mpi_grid *g = grid;
-    nla_status st = NLA_OK, sst;
+    nla_status st = NLA_OK, sst = NLA_OK;
     lsq_part u;
     nla_fw_objective *obj = NULL;
     nla_fw_result r;
@@ -83,6 +84,9 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     else if (mloc < 0 || n < 1)
         st = nla_mpi_fail(NLA_EINVAL, fn, "mloc (%lld) < 0 or n (%lld) < 1", (long long)mloc,
                           (long long)n);
+    else if (n >= INT_MAX)
+        st = nla_mpi_fail(NLA_ENOTSUP, fn, "n (%lld) over INT_MAX - 1 (MPI's counts are int)",
+                          (long long)n);
     else if (lda < (mloc > 1 ? mloc : 1))
         st = nla_mpi_fail(NLA_EINVAL, fn, "lda (%lld) < max(1, mloc (%lld))", (long long)lda,
                           (long long)mloc);
@@ -90,6 +94,9 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
         st = nla_mpi_fail(NLA_EINVAL, fn, "%s is NULL", !a ? "a" : "b");
     else if (!set || !x)
         st = nla_mpi_fail(NLA_EINVAL, fn, "%s is NULL", !set ? "set" : "x");
+    else if (nla_fw_options_time_limit(opt) > 0)
+        st = nla_mpi_fail(NLA_ENOTSUP, fn, "opt has a time limit: each process's clock "
+                          "would stop its solver at its own iteration");
     else if (nla_fw_set_dim(set) != n)
         st = nla_mpi_fail(NLA_EINVAL, fn, "the set's dimension (%lld) is not n (%lld)",
                           (long long)nla_fw_set_dim(set), (long long)n);
@@ -100,6 +107,8 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
         xw = malloc((size_t)n * sizeof *xw);
         if (!u.r || !u.buf || !x0 || !xw)
             st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the residual");
+        else if ((sst = nla_fw_objective_create_user(&obj, n, lsq_fn, &u)) != NLA_OK)
+            st = nla_mpi_fail(sst, fn, "the objective: %.180s", nla_last_error());
     }
     {
         int64_t args[1] = { st == NLA_OK ? n : 0 };
@@ -117,6 +126,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
         st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
     }
     if (st != NLA_OK) {
+        nla_fw_objective_destroy(obj);
         free(u.r);
         free(u.buf);
         free(x0);
@@ -132,11 +142,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     u.st = NLA_OK;
     u.rc = MPI_SUCCESS;
     memcpy(xw, x, (size_t)n * sizeof *xw);
-    sst = nla_fw_objective_create_user(&obj, n, lsq_fn, &u);
-    if (sst == NLA_OK)
-        sst = nla_fw_solve(ctx, obj, set, opt, xw, &r);
-    else
-        nla_mpi_fail(sst, fn, "%.200s", nla_last_error());
+    sst = nla_fw_solve(ctx, obj, set, opt, xw, &r);
     nla_fw_objective_destroy(obj);
     /* the solver's verdict is the same everywhere; a local product's or
        MPI's failure is agreed on */

@@ -20,6 +20,9 @@
    the local multiply near its full rate (the CPU GEMM's own k block is of
    this order) */
 #define NLA_MPI_KB 256
+/* the local multiply of a panel pair in this many column blocks, so that
+   MPI progresses the next pair's broadcasts in between */
+#define NLA_MPI_PARTS 4
 
 typedef struct {
     const void *a, *b;          /* op(A), op(B) in C-compatible layouts */
@@ -143,7 +146,7 @@ static nla_status summa_gemm(const char *fn, nla_context *ctx, const nla_mpi_gri
 {
     nla_status st = NLA_OK, lst = NLA_OK;
     summa s;
-    int move_a = 0, move_b = 0;
+    int move_a = 0, move_b = 0, agreed = 0;
     int64_t mloc = 0, nloc = 0, kwmax = 0;
     void *am = NULL, *bm = NULL;
 
@@ -217,6 +220,7 @@ static nla_status summa_gemm(const char *fn, nla_context *ctx, const nla_mpi_gri
             memcpy(args, v, sizeof v);
         }
         st = nla_mpi_agree(g, fn, st, args, names, 19);
+        agreed = st == NLA_OK;
     }
     if (st == NLA_OK && move_a)
         st = nla_mpi_redist(g, fn, es, ta == NLA_TRANS, a, da, am, &s.da);
@@ -242,21 +246,33 @@ static nla_status summa_gemm(const char *fn, nla_context *ctx, const nla_mpi_gri
                     break;
                 if (k1 < k)
                     st = start_panel(g, fn, es, &s, slot ^ 1, k1, k2, mloc, nloc);
-                if (lst == NLA_OK)
-                    lst = local_gemm(g, ctx, es, mloc, nloc, k1 - k0, alpha, s.abuf[slot],
-                                     mloc > 1 ? mloc : 1, s.bbuf[slot],
-                                     k1 - k0, bt, c, lc);
+                /* the multiply in NLA_MPI_PARTS column blocks, MPI's progress
+                   on the next panels' broadcasts between them (Open MPI moves
+                   a non-blocking collective only inside MPI calls) */
+                for (int part = 0; part < NLA_MPI_PARTS && lst == NLA_OK; part++) {
+                    int64_t j0 = nloc * part / NLA_MPI_PARTS;
+                    int64_t j1 = nloc * (part + 1) / NLA_MPI_PARTS;
+                    int done;
+                    lst = local_gemm(g, ctx, es, mloc, j1 - j0, k1 - k0, alpha, s.abuf[slot],
+                                     mloc > 1 ? mloc : 1,
+                                     (const char *)s.bbuf[slot] + (size_t)(j0 * (k1 - k0)) * es,
+                                     k1 - k0, bt, (char *)c + (size_t)(j0 * lc) * es, lc);
+                    if (k1 < k && st == NLA_OK)
+                        MPI_Testall(2, s.req[slot ^ 1], &done, MPI_STATUSES_IGNORE);
+                }
                 bt = 1.0;
                 slot ^= 1;
                 k0 = k1;
                 k1 = k2;
             }
         }
-        if (lst != NLA_OK)
-            nla_mpi_fail(lst, fn, "the local multiply failed: %.150s", nla_last_error());
-        if (st == NLA_OK)
-            st = nla_mpi_agree(g, fn, lst, NULL, NULL, 0);
     }
+    /* every process past the first agreement agrees on the outcome: an MPI
+       failure's, or a local multiply's */
+    if (st == NLA_OK && lst != NLA_OK)
+        st = nla_mpi_fail(lst, fn, "the local multiply failed: %.150s", nla_last_error());
+    if (agreed)
+        st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
     for (int i = 0; i < 2; i++) {
         free(s.abuf[i]);
         free(s.bbuf[i]);

@@ -98,9 +98,8 @@ NLA_API nla_status nla_mpi_grid_create(MPI_Comm comm, int nprow, int npcol,
     int size, rank, rc;
     nla_status st = NLA_OK;
 
-    if (!grid)
-        return nla_mpi_fail(NLA_EINVAL, fn, "grid is NULL");
-    *grid = NULL;
+    if (grid)
+        *grid = NULL;
     if (comm == MPI_COMM_NULL)
         return nla_mpi_fail(NLA_EINVAL, fn, "comm is MPI_COMM_NULL");
     if ((rc = MPI_Comm_size(comm, &size)) != MPI_SUCCESS ||
@@ -114,7 +113,10 @@ NLA_API nla_status nla_mpi_grid_create(MPI_Comm comm, int nprow, int npcol,
                 nprow = p;
         npcol = size / nprow;
     }
-    if (nprow < 1)
+    /* a NULL grid is agreed on too: the communicator is known */
+    if (!grid)
+        st = nla_mpi_fail(NLA_EINVAL, fn, "grid is NULL");
+    else if (nprow < 1)
         st = nla_mpi_fail(NLA_EINVAL, fn, "nprow (%d) < 1", nprow);
     else if (npcol < 1)
         st = nla_mpi_fail(NLA_EINVAL, fn, "npcol (%d) < 1", npcol);
@@ -126,14 +128,20 @@ NLA_API nla_status nla_mpi_grid_create(MPI_Comm comm, int nprow, int npcol,
         g->cnt = calloc(1, sizeof *g->cnt);
     if (st == NLA_OK && (!g || !g->cnt))
         st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the grid");
-    /* agree over the caller's communicator before duplicating it */
-    st = agree_on(comm, rank, size, fn, st, NULL, NULL, 0);
+    /* agree over the caller's communicator before duplicating it, on the
+       shape too: each process checks only its own product */
+    {
+        int64_t args[2] = { nprow, npcol };
+        static const char *const names[2] = { "nprow", "npcol" };
+        st = agree_on(comm, rank, size, fn, st, args, names, 2);
+    }
     if (st != NLA_OK) {
         if (g)
             free(g->cnt);
         free(g);
         return st;
     }
+    g->comm = g->row_comm = g->col_comm = MPI_COMM_NULL;
     g->nprow = nprow;
     g->npcol = npcol;
     g->rank = rank;
@@ -152,6 +160,13 @@ NLA_API nla_status nla_mpi_grid_create(MPI_Comm comm, int nprow, int npcol,
     if (rc == MPI_SUCCESS)
         rc = MPI_Comm_set_errhandler(g->col_comm, MPI_ERRORS_RETURN);
     if (rc != MPI_SUCCESS) {
+        /* (not agreed: an MPI failure here is the MPI library's) */
+        if (g->row_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&g->row_comm);
+        if (g->col_comm != MPI_COMM_NULL)
+            MPI_Comm_free(&g->col_comm);
+        if (g->comm != MPI_COMM_NULL)
+            MPI_Comm_free(&g->comm);
         free(g->cnt);
         free(g);
         return nla_mpi_check_rc(rc, fn, "MPI_Comm_dup/split");

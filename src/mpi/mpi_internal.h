@@ -69,12 +69,12 @@ nla_status nla_mpi_redist(const nla_mpi_grid *g, const char *fn, size_t es, int 
 /* The FFT's global transpose (transpose.c): the row-major R x C array of
    es-byte elements src, split over the processes' rows in blocks of
    ceil(R/P), into dst, C x R split likewise.  sbuf and rbuf hold this
-   process's share of each (lR*C and lC*R elements), counts 4*P ints.
-   Collective; the element counts must fit an int
-   (nla_mpi_slab_counts_fit). */
+   process's share of each (lR*C and lC*R elements), counts 4*P ints, t an
+   MPI type of es contiguous bytes.  Collective; the element counts must
+   fit an int (nla_mpi_slab_counts_fit). */
 int nla_mpi_slab_counts_fit(int64_t R, int64_t C, int P);
 nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t es, int64_t R,
                                   int64_t C, const void *src, void *dst, void *sbuf, void *rbuf,
-                                  int *counts);
+                                  int *counts, MPI_Datatype t);
 
 #endif

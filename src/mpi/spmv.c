@@ -75,7 +75,7 @@ NLA_API nla_status nla_mpi_dspmv(nla_context *ctx, const nla_mpi_grid *grid, nla
     const nla_mpi_grid *g = grid;
     nla_status st = NLA_OK, lst = NLA_OK;
     int64_t c0 = 0, c1, r0 = 0, r1 = 0, sum = 0, *cnt64 = NULL;
-    int *cnt = NULL, *dsp = NULL, rc;
+    int *cnt = NULL, *dsp = NULL, rc, agreed = 0;
     double *xall = NULL, *part = NULL, *mine = NULL;
 
     if (!g)
@@ -136,6 +136,7 @@ NLA_API nla_status nla_mpi_dspmv(nla_context *ctx, const nla_mpi_grid *grid, nla
             st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for x and the partial sums");
     }
     st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
+    agreed = st == NLA_OK;
     if (st == NLA_OK && alpha != 0) {
         /* all of x, then my rows' sums and the rectangle's outside */
         double t0;
@@ -169,11 +170,11 @@ NLA_API nla_status nla_mpi_dspmv(nla_context *ctx, const nla_mpi_grid *grid, nla
         for (int64_t i = 0; i < nloc; i++)
             y[i] = beta == 0 ? 0.0 : beta * y[i];
     }
-    if (st == NLA_OK) {
-        if (lst != NLA_OK)
-            nla_mpi_fail(lst, fn, "the local product failed: %.150s", nla_last_error());
-        st = nla_mpi_agree(g, fn, lst, NULL, NULL, 0);
-    }
+    /* every process past the agreement agrees on the outcome */
+    if (st == NLA_OK && lst != NLA_OK)
+        st = nla_mpi_fail(lst, fn, "the local product failed: %.150s", nla_last_error());
+    if (agreed)
+        st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
     free(cnt64);
     free(cnt);
     free(xall);

@@ -31,12 +31,12 @@ static int64_t first(int64_t n, int64_t b, int q)
 int nla_mpi_slab_counts_fit(int64_t R, int64_t C, int P)
 {
     int64_t bR = block_of(R, P), bC = block_of(C, P);
-    return bR * C <= INT_MAX && bC * R <= INT_MAX;
+    return bR <= INT_MAX / (C > 0 ? C : 1) && bC <= INT_MAX / (R > 0 ? R : 1);
 }
 
 nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t es, int64_t R,
                                   int64_t C, const void *src, void *dst, void *sbuf, void *rbuf,
-                                  int *counts)
+                                  int *counts, MPI_Datatype t)
 {
     const int P = g->size, me = g->rank;
     const int64_t bR = block_of(R, P), bC = block_of(C, P);
@@ -44,7 +44,6 @@ nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t 
     const int64_t lC = first(C, bC, me + 1) - first(C, bC, me);
     int *scnt = counts, *sdsp = counts + P, *rcnt = counts + 2 * P, *rdsp = counts + 3 * P;
     int64_t so = 0, ro = 0;
-    MPI_Datatype t;
     int rc;
 
     /* pack: to q, q's columns of each of my rows */
@@ -61,13 +60,7 @@ nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t 
         rdsp[q] = (int)ro;
         ro += mq * lC;
     }
-    rc = MPI_Type_contiguous((int)es, MPI_BYTE, &t);
-    if (rc == MPI_SUCCESS)
-        rc = MPI_Type_commit(&t);
-    if (rc == MPI_SUCCESS) {
-        rc = MPI_Alltoallv(sbuf, scnt, sdsp, t, rbuf, rcnt, rdsp, t, g->comm);
-        MPI_Type_free(&t);
-    }
+    rc = MPI_Alltoallv(sbuf, scnt, sdsp, t, rbuf, rcnt, rdsp, t, g->comm);
     if (rc != MPI_SUCCESS)
         return nla_mpi_check_rc(rc, fn, "MPI_Alltoallv");
     g->cnt->bytes += (ro - (int64_t)rcnt[me]) * (int64_t)es;

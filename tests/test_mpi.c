@@ -470,7 +470,7 @@ typedef struct {
     int64_t n, kl, ku;
     char trans;
     double alpha, beta;
-    int split;  /* 0 even, 1 rank 0 holds no rows, 2 one row each but the last */
+    int split;  /* split_rows' kind */
 } bcase;
 
 static const bcase bcases[] = {
@@ -480,10 +480,15 @@ static const bcase bcases[] = {
     { 25, 0, 0, 'N', 2.0, 0.0, 0 },    { 25, 0, 0, 'T', 2.0, 1.0, 2 },
     { 33, 40, 2, 'N', 1.0, 0.0, 2 },   { 33, 1, 40, 'T', 1.0, 0.25, 1 },
     { 20, 3, 3, 'N', 0.0, 3.0, 0 },    { 0, 1, 1, 'N', 1.0, 1.0, 0 },
+    { 41, 3, 2, 'N', 1.0, 0.5, 3 },    { 41, 2, 3, 'T', -1.0, 0.0, 3 },
 };
 
 int64_t split_rows(int64_t n, int kind, int q, int P)
 {
+    if (kind == 3 && P > 1) { /* the odd ranks none, the even ones even */
+        int ne = (P + 1) / 2;
+        return q % 2 ? 0 : n / ne + (q / 2 < n % ne);
+    }
     if (kind == 1 && P > 1) /* rank 0 none, the rest even */
         return q == 0 ? 0 : n / (P - 1) + (q - 1 < n % (P - 1));
     if (kind == 2) /* one row each, the last the rest */

@@ -15,7 +15,8 @@ void expect(int ok, const char *what);
 double urand(void);
 /* an m x n matrix of urand(), the same on every rank */
 double *global(int64_t m, int64_t n);
-/* process q's share of n rows: 0 even, 1 rank 0 none, 2 one each but the last */
+/* process q's share of n rows: 0 even, 1 rank 0 none, 2 one each but the
+   last, 3 the odd ranks none (empty ranks between others) */
 int64_t split_rows(int64_t n, int kind, int q, int P);
 
 void test_fft(nla_context *ctx, const nla_mpi_grid *g);

@@ -60,17 +60,16 @@ static int buckets(int64_t nl, int64_t nb, int p, int src, int np, int64_t nb2, 
     return 1;
 }
 
-/* copy the elements of a pattern: 4 or 8 bytes by their integer type, any
-   other size (complex values, FFT rows) by memcpy */
-typedef struct { unsigned char b[16]; } elem16;
-#define COPY_ELEMS(T, dst, src)                                                \
-    do {                                                                       \
-        T *d_ = (T *)(dst);                                                    \
-        const T *s_ = (const T *)(src);                                        \
-        for (int64_t c_ = 0; c_ < nc; c_++)                                    \
-            for (int64_t r_ = 0; r_ < nr; r_++)                                \
-                PAIR(d_, s_, r_, c_);                                          \
-    } while (0)
+/* one element: a constant size where there is one, so the copy inlines */
+static inline void copy_elem(void *d, const void *s, size_t es)
+{
+    switch (es) {
+    case 4: memcpy(d, s, 4); break;
+    case 8: memcpy(d, s, 8); break;
+    case 16: memcpy(d, s, 16); break;
+    default: memcpy(d, s, es); break;
+    }
+}
 
 nla_status nla_mpi_redist(const nla_mpi_grid *g, const char *fn, size_t es, int trans,
                           const void *s, const nla_mpi_desc *sd, void *d,
@@ -148,42 +147,16 @@ nla_status nla_mpi_redist(const nla_mpi_grid *g, const char *fn, size_t es, int 
             int64_t nr = srs[(trans ? qc : qr) + 1] - srs[trans ? qc : qr];
             int64_t nc = scs[(trans ? qr : qc) + 1] - scs[trans ? qr : qc];
             char *out = sbuf + (size_t)sdsp[q] * es;
-            if (!trans) {
-#define PAIR(D, S, R, C) D[(R) + (C) * nr] = S[rows[R] + cols[C] * lds]
-                if (es == 16)
-                    COPY_ELEMS(elem16, out, s);
-                else if (es == 8)
-                    COPY_ELEMS(uint64_t, out, s);
-                else if (es == 4)
-                    COPY_ELEMS(uint32_t, out, s);
-                else
-                    for (int64_t c_ = 0; c_ < nc; c_++)
-                        for (int64_t r_ = 0; r_ < nr; r_++)
-                            memcpy(out + (size_t)(r_ + c_ * nr) * es,
-                                   (const char *)s + (size_t)(rows[r_] + cols[c_] * lds) * es,
-                                   es);
-#undef PAIR
-            } else {
-                /* destination column c is my source row rows[c], its row r
-                   my source column cols[r] */
-                int64_t t = nr;
-                nr = nc;
-                nc = t;
-#define PAIR(D, S, R, C) D[(R) + (C) * nr] = S[rows[C] + cols[R] * lds]
-                if (es == 16)
-                    COPY_ELEMS(elem16, out, s);
-                else if (es == 8)
-                    COPY_ELEMS(uint64_t, out, s);
-                else if (es == 4)
-                    COPY_ELEMS(uint32_t, out, s);
-                else
-                    for (int64_t c_ = 0; c_ < nc; c_++)
-                        for (int64_t r_ = 0; r_ < nr; r_++)
-                            memcpy(out + (size_t)(r_ + c_ * nr) * es,
-                                   (const char *)s + (size_t)(rows[c_] + cols[r_] * lds) * es,
-                                   es);
-#undef PAIR
-            }
+            /* transposed, destination column c is my source row rows[c]
+               and its row r my source column cols[r] */
+            int64_t orows = trans ? nc : nr, ocols = trans ? nr : nc;
+            for (int64_t c = 0; c < ocols; c++)
+                for (int64_t r = 0; r < orows; r++)
+                    copy_elem(out + (size_t)(r + c * orows) * es,
+                              (const char *)s +
+                                  (size_t)(trans ? rows[c] + cols[r] * lds
+                                                 : rows[r] + cols[c] * lds) * es,
+                              es);
         }
         MPI_Datatype t;
         rc = MPI_Type_contiguous((int)es, MPI_BYTE, &t);
@@ -202,19 +175,10 @@ nla_status nla_mpi_redist(const nla_mpi_grid *g, const char *fn, size_t es, int 
                 int64_t nr = drs[(trans ? qc : qr) + 1] - drs[trans ? qc : qr];
                 int64_t nc = dcs[(trans ? qr : qc) + 1] - dcs[trans ? qr : qc];
                 const char *in = rbuf + (size_t)rdsp[q] * es;
-#define PAIR(D, S, R, C) D[rows[R] + cols[C] * ldd] = S[(R) + (C) * nr]
-                if (es == 16)
-                    COPY_ELEMS(elem16, d, in);
-                else if (es == 8)
-                    COPY_ELEMS(uint64_t, d, in);
-                else if (es == 4)
-                    COPY_ELEMS(uint32_t, d, in);
-                else
-                    for (int64_t c_ = 0; c_ < nc; c_++)
-                        for (int64_t r_ = 0; r_ < nr; r_++)
-                            memcpy((char *)d + (size_t)(rows[r_] + cols[c_] * ldd) * es,
-                                   in + (size_t)(r_ + c_ * nr) * es, es);
-#undef PAIR
+                for (int64_t c = 0; c < nc; c++)
+                    for (int64_t r = 0; r < nr; r++)
+                        copy_elem((char *)d + (size_t)(rows[r] + cols[c] * ldd) * es,
+                                  in + (size_t)(r + c * nr) * es, es);
                 if (q != g->rank)
                     g->cnt->bytes += (int64_t)rcnt[q] * (int64_t)es;
             }

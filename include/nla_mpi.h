@@ -199,9 +199,10 @@ NLA_API nla_status nla_mpi_dpacked_slice(nla_uplo uplo, int64_t n, const double 
        input and output are both in order, in blocks that
        nla_mpi_fft_local_size gives; a backward plan's input blocks are
        the forward plan's output blocks.
-   A process may hold nothing (more processes than rows).  A prime n (or
-   one with no divisor near sqrt(n)) leaves N2 = 1: the 1-D transform then
-   runs on the first process, correct but not spread.  Local transforms run
+   A process may hold nothing (more processes than rows).  A 1-D length
+   whose largest divisor up to sqrt(n) is small spreads poorly: the steps
+   over that dimension use only as many processes, and a prime n runs on
+   one process, correct but not spread.  Local transforms run
    on ctx; the grid must outlive the plan.  A plan keeps its scratch, so
    one thread at a time executes it.  Create, execute and destroy are
    collective; a NULL plan to execute or destroy is that process's alone,

@@ -239,11 +239,10 @@ NLA_API nla_status nla_mpi_fft_plan_create(nla_context *ctx, const nla_mpi_grid 
             p->counts = malloc((size_t)(4 * P) * sizeof *p->counts);
             if (!p->w1 || !p->w2 || !p->sbuf || !p->rbuf || !p->counts)
                 st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the scratch");
-            else if (MPI_Type_contiguous((int)es, MPI_BYTE, &p->etype) != MPI_SUCCESS ||
-                     MPI_Type_commit(&p->etype) != MPI_SUCCESS)
+            else if (MPI_Type_contiguous((int)es, MPI_BYTE, &p->etype) != MPI_SUCCESS)
                 st = nla_mpi_fail(NLA_EDEVICE, fn, "MPI_Type_contiguous failed");
-            else
-                p->has_etype = 1;
+            else if ((p->has_etype = 1, MPI_Type_commit(&p->etype) != MPI_SUCCESS))
+                st = nla_mpi_fail(NLA_EDEVICE, fn, "MPI_Type_commit failed");
         }
     }
     {

@@ -249,9 +249,9 @@ static nla_status summa_gemm(const char *fn, nla_context *ctx, const nla_mpi_gri
                 /* the multiply in NLA_MPI_PARTS column blocks, MPI's progress
                    on the next panels' broadcasts between them (Open MPI moves
                    a non-blocking collective only inside MPI calls) */
-                for (int part = 0; part < NLA_MPI_PARTS && lst == NLA_OK; part++) {
-                    int64_t j0 = nloc * part / NLA_MPI_PARTS;
-                    int64_t j1 = nloc * (part + 1) / NLA_MPI_PARTS;
+                int parts = mloc > 0 && nloc >= NLA_MPI_PARTS ? NLA_MPI_PARTS : 1;
+                for (int part = 0; part < parts && lst == NLA_OK; part++) {
+                    int64_t j0 = nloc * part / parts, j1 = nloc * (part + 1) / parts;
                     int done;
                     lst = local_gemm(g, ctx, es, mloc, j1 - j0, k1 - k0, alpha, s.abuf[slot],
                                      mloc > 1 ? mloc : 1,

@@ -2,7 +2,7 @@
  * mpi_bench.c - libnla-mpi's benchmark, run under mpirun (a developer's
  * tool, not installed: make tools/nla-mpi-bench).
  *
- *   mpirun -np 4 tools/nla-mpi-bench [--quick] [--reps N]
+ *   mpirun -np 4 tools/nla-mpi-bench [--quick] [--reps N] [--only dgemm|dgbmv|dspmv|fft|fw]
  *
  * For each operation, on all the processes (the squarest grid):
  *   - time a call: the slowest process's, median of N paired samples;
@@ -33,6 +33,12 @@ void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const i
              const int *descc);
 
 static int rank, size, reps = 5;
+static const char *only; /* --only WORD: the operations whose name starts so */
+
+static int want(const char *op)
+{
+    return !only || strncmp(op, only, strlen(only)) == 0;
+}
 
 static int cmp(const void *a, const void *b)
 {
@@ -321,6 +327,8 @@ int main(int argc, char **argv)
             quick = 1, reps = 3;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
     }
     if (reps < 1 || reps > 64)
         reps = 5;
@@ -336,17 +344,22 @@ int main(int argc, char **argv)
         printf("%-30s %10s %10s %6s %12s %12s %6s %7s\n", "operation", "ms", "ref ms",
                "ref/ms", "bytes/rank", "model", "b/mod", "local");
     }
-    bench_gemm(ctx, g, quick ? 256 : 2048, quick ? 32 : 128);
-    bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'N');
-    bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'T');
-    bench_spmv(ctx, g, quick ? 500 : 8000);
-    {
+    if (want("dgemm"))
+        bench_gemm(ctx, g, quick ? 256 : 2048, quick ? 32 : 128);
+    if (want("dgbmv")) {
+        bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'N');
+        bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'T');
+    }
+    if (want("dspmv"))
+        bench_spmv(ctx, g, quick ? 500 : 8000);
+    if (want("fft")) {
         int64_t n3[3] = { quick ? 32 : 256, quick ? 32 : 256, quick ? 32 : 256 };
         int64_t n1[1] = { quick ? 1 << 14 : 1 << 22 };
         bench_fft(ctx, g, 3, n3);
         bench_fft(ctx, g, 1, n1);
     }
-    bench_fw(ctx, g, quick ? 400 : 4000, quick ? 50 : 500, quick ? 20 : 100);
+    if (want("fw"))
+        bench_fw(ctx, g, quick ? 400 : 4000, quick ? 50 : 500, quick ? 20 : 100);
     nla_mpi_grid_destroy(g);
     nla_context_destroy(ctx);
     fftw_mpi_cleanup();

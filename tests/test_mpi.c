@@ -670,7 +670,7 @@ static void test_spmv(nla_context *ctx, const nla_mpi_grid *g)
     {
         /* ldr too small on the last rank (which holds a rectangle above
            its columns when it is not rank 0) */
-        double t[64] = { 0 }, r[64] = { 0 }, x[16] = { 0 }, y[16];
+        double t[16 * 17 / 2] = { 0 }, r[16 * 16] = { 0 }, x[16] = { 0 }, y[16];
         int64_t nloc = split_rows(16, 0, rank, size), c0 = 0;
         nla_status st;
         char what[200], tag[32];

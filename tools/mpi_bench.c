@@ -33,6 +33,9 @@ void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const i
              const int *descc);
 
 static int rank, size, reps = 5;
+/* FFTW-MPI's planning: MEASURE, the usual reference; --quick (make check,
+   sanitizer builds included) plans by ESTIMATE, in milliseconds */
+static unsigned fftw_effort = FFTW_MEASURE;
 static const char *only; /* --only WORD: the operations whose name starts so */
 
 static int want(const char *op)
@@ -233,7 +236,7 @@ static void bench_fft(nla_context *ctx, const nla_mpi_grid *g, int rk, const int
     y = malloc((size_t)(2 * oc + 2) * sizeof *y);
     fill(x, 2 * ic, 13u + (unsigned)rank);
     if (rk == 1)
-        alloc = fftw_mpi_local_size_1d(nn[0], MPI_COMM_WORLD, FFTW_FORWARD, FFTW_MEASURE, &lni,
+        alloc = fftw_mpi_local_size_1d(nn[0], MPI_COMM_WORLD, FFTW_FORWARD, fftw_effort, &lni,
                                        &lis, &lno, &los);
     else
         alloc = fftw_mpi_local_size_many_transposed(rk, nn, 1, FFTW_MPI_DEFAULT_BLOCK,
@@ -242,9 +245,9 @@ static void bench_fft(nla_context *ctx, const nla_mpi_grid *g, int rk, const int
     fin = fftw_alloc_complex((size_t)alloc + 1);
     fout = fftw_alloc_complex((size_t)alloc + 1);
     fp = rk == 1 ? fftw_mpi_plan_dft_1d(nn[0], fin, fout, MPI_COMM_WORLD, FFTW_FORWARD,
-                                        FFTW_MEASURE)
+                                        fftw_effort)
                  : fftw_mpi_plan_dft(rk, nn, fin, fout, MPI_COMM_WORLD, FFTW_FORWARD,
-                                     FFTW_MEASURE | FFTW_MPI_TRANSPOSED_OUT);
+                                     fftw_effort | FFTW_MPI_TRANSPOSED_OUT);
     memset(fin, 0, (size_t)alloc * sizeof *fin);
     nla_mpi_fft_execute(p, x, y);
     for (int s = 0; s < reps; s++) {
@@ -324,7 +327,7 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick"))
-            quick = 1, reps = 3;
+            quick = 1, reps = 3, fftw_effort = FFTW_ESTIMATE;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--only") && i + 1 < argc)

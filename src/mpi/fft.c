@@ -13,9 +13,9 @@
  *
  * 1-D, n = N1*N2: the six-step algorithm.  The input, as an N1 x N2 array,
  * is split over its rows; transposed to N2 x N1, each row is a length-N1
- * transform, then multiplied by w_n^(j2*k1); transposed back, each row is
- * a length-N2 transform; a last transpose orders the output (N2 x N1 split
- * over rows, index k2*N1 + k1).  Forward plans take N1 >= N2 and backward
+ * transform; multiplied by w_n^(j2*k1) as it is packed to be transposed
+ * back, each row is a length-N2 transform; a last transpose orders the
+ * output (N2 x N1 split over rows, index k2*N1 + k1).  Forward plans take N1 >= N2 and backward
  * plans the reverse, so that a backward plan's input layout is the forward
  * plan's output layout.
  *
@@ -284,30 +284,6 @@ NLA_API nla_status nla_mpi_fft_local_size(const nla_mpi_fft_plan *plan, int64_t 
     return NLA_OK;
 }
 
-/* x[i] *= tw[i], complex, count values */
-static void twiddle_mul(size_t cs, void *x, const void *tw, int64_t count)
-{
-    if (cs == 16) {
-        double *v = x;
-        const double *w = tw;
-        for (int64_t i = 0; i < count; i++) {
-            double re = v[2 * i] * w[2 * i] - v[2 * i + 1] * w[2 * i + 1];
-            double im = v[2 * i] * w[2 * i + 1] + v[2 * i + 1] * w[2 * i];
-            v[2 * i] = re;
-            v[2 * i + 1] = im;
-        }
-    } else {
-        float *v = x;
-        const float *w = tw;
-        for (int64_t i = 0; i < count; i++) {
-            float re = v[2 * i] * w[2 * i] - v[2 * i + 1] * w[2 * i + 1];
-            float im = v[2 * i] * w[2 * i + 1] + v[2 * i + 1] * w[2 * i];
-            v[2 * i] = re;
-            v[2 * i + 1] = im;
-        }
-    }
-}
-
 /* a local transform, timed */
 static nla_status local_fft(const nla_mpi_fft_plan *p, const nla_fft_plan *lp, const void *in,
                             void *out)
@@ -333,25 +309,20 @@ static nla_status exec_1d(const nla_mpi_fft_plan *p, const char *fn, const void 
     const nla_mpi_grid *v = &p->view;
     nla_status st;
     /* x (N1 x N2) -> N2 x N1: rows of length N1, transformed, twiddled */
-    st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, in, p->w1, p->sbuf, p->rbuf,
-                                p->counts, p->etype);
-    if (st == NLA_OK && p->l1 > 0) {
-        double t0;
+    st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, in, NULL, p->w1, p->sbuf,
+                                p->rbuf, p->counts, p->etype);
+    if (st == NLA_OK && p->l1 > 0)
         step(lst, local_fft(p, p->p_a, p->w1, p->w1));
-        t0 = MPI_Wtime();
-        twiddle_mul(p->cs, p->w1, p->tw, p->l1 * p->N1);
-        nla_mpi_local_done(v, t0);
-    }
-    /* back to N1 x N2: rows of length N2 */
+    /* back to N1 x N2, twiddled as it is packed: rows of length N2 */
     if (st == NLA_OK)
-        st = nla_mpi_slab_transpose(v, fn, p->cs, p->N2, p->N1, p->w1, p->w2, p->sbuf,
+        st = nla_mpi_slab_transpose(v, fn, p->cs, p->N2, p->N1, p->w1, p->tw, p->w2, p->sbuf,
                                     p->rbuf, p->counts, p->etype);
     if (st == NLA_OK && p->l0 > 0)
         step(lst, local_fft(p, p->p_b, p->w2, p->w2));
     /* ordered: out[k2*N1 + k1] */
     if (st == NLA_OK)
-        st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, p->w2, out, p->sbuf, p->rbuf,
-                                    p->counts, p->etype);
+        st = nla_mpi_slab_transpose(v, fn, p->cs, p->N1, p->N2, p->w2, NULL, out, p->sbuf,
+                                    p->rbuf, p->counts, p->etype);
     return st;
 }
 
@@ -365,8 +336,8 @@ static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void 
     if (p->dir == NLA_FFT_FORWARD) {
         if (p->l0 > 0)
             step(lst, local_fft(p, p->p_a, in, p->w1));
-        st = nla_mpi_slab_transpose(v, fn, row, p->n[0], p->n[1], p->w1, out, p->sbuf, p->rbuf,
-                                    p->counts, p->etype);
+        st = nla_mpi_slab_transpose(v, fn, row, p->n[0], p->n[1], p->w1, NULL, out, p->sbuf,
+                                    p->rbuf, p->counts, p->etype);
         for (int64_t k = 0; st == NLA_OK && k < p->l1; k++)
             step(lst, local_fft(p, p->p_b, (char *)out + k * plane, (char *)out + k * plane));
     } else {
@@ -375,8 +346,8 @@ static nla_status exec_nd(const nla_mpi_fft_plan *p, const char *fn, const void 
         for (int64_t k = 0; k < p->l1; k++)
             step(lst, local_fft(p, p->p_b, (char *)p->w1 + k * plane,
                                 (char *)p->w1 + k * plane));
-        st = nla_mpi_slab_transpose(v, fn, row, p->n[1], p->n[0], p->w1, out, p->sbuf, p->rbuf,
-                                    p->counts, p->etype);
+        st = nla_mpi_slab_transpose(v, fn, row, p->n[1], p->n[0], p->w1, NULL, out, p->sbuf,
+                                    p->rbuf, p->counts, p->etype);
         if (st == NLA_OK && p->l0 > 0)
             step(lst, local_fft(p, p->p_a, out, out));
     }

@@ -73,8 +73,10 @@ nla_status nla_mpi_redist(const nla_mpi_grid *g, const char *fn, size_t es, int 
    MPI type of es contiguous bytes.  Collective; the element counts must
    fit an int (nla_mpi_slab_counts_fit). */
 int nla_mpi_slab_counts_fit(int64_t R, int64_t C, int P);
+/* tw, when not NULL: complex values (es 16 or 8) laid out as src, that
+   multiply src's as they are packed. */
 nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t es, int64_t R,
-                                  int64_t C, const void *src, void *dst, void *sbuf, void *rbuf,
-                                  int *counts, MPI_Datatype t);
+                                  int64_t C, const void *src, const void *tw, void *dst,
+                                  void *sbuf, void *rbuf, int *counts, MPI_Datatype t);
 
 #endif

@@ -4,7 +4,9 @@
  * becomes the C x R array split likewise, in one MPI_Alltoallv.
  *
  * Each process packs, for each destination, the destination's columns of
- * each of its rows (one memcpy a row), and unpacks what it receives in
+ * each of its rows (one memcpy a row, or a product by the six-step FFT's
+ * twiddles, which then cost no pass of their own), and unpacks what it
+ * receives in
  * tiles, so that both sides of the local transpose stay in cache.  The
  * buffers are the caller's (a plan keeps them), so no call faults in new
  * pages.
@@ -34,9 +36,36 @@ int nla_mpi_slab_counts_fit(int64_t R, int64_t C, int P)
     return bR <= INT_MAX / (C > 0 ? C : 1) && bC <= INT_MAX / (R > 0 ? R : 1);
 }
 
+/* n values of a row into the send buffer: copied, or (tw) multiplied by
+   the twiddles of the same places, complex double (es 16) or float (8) */
+static void pack_row(char *d, const char *s, const char *tw, int64_t n, size_t es)
+{
+    if (!tw) {
+        memcpy(d, s, (size_t)n * es);
+    } else if (es == 16) {
+        double *o = (double *)(void *)d;
+        const double *x = (const double *)(const void *)s, *w = (const double *)(const void *)tw;
+        for (int64_t i = 0; i < n; i++) {
+            double re = x[2 * i] * w[2 * i] - x[2 * i + 1] * w[2 * i + 1];
+            double im = x[2 * i] * w[2 * i + 1] + x[2 * i + 1] * w[2 * i];
+            o[2 * i] = re;
+            o[2 * i + 1] = im;
+        }
+    } else {
+        float *o = (float *)(void *)d;
+        const float *x = (const float *)(const void *)s, *w = (const float *)(const void *)tw;
+        for (int64_t i = 0; i < n; i++) {
+            float re = x[2 * i] * w[2 * i] - x[2 * i + 1] * w[2 * i + 1];
+            float im = x[2 * i] * w[2 * i + 1] + x[2 * i + 1] * w[2 * i];
+            o[2 * i] = re;
+            o[2 * i + 1] = im;
+        }
+    }
+}
+
 nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t es, int64_t R,
-                                  int64_t C, const void *src, void *dst, void *sbuf, void *rbuf,
-                                  int *counts, MPI_Datatype t)
+                                  int64_t C, const void *src, const void *tw, void *dst,
+                                  void *sbuf, void *rbuf, int *counts, MPI_Datatype t)
 {
     const int P = g->size, me = g->rank;
     const int64_t bR = block_of(R, P), bC = block_of(C, P);
@@ -51,8 +80,9 @@ nla_status nla_mpi_slab_transpose(const nla_mpi_grid *g, const char *fn, size_t 
         int64_t qc0 = first(C, bC, q), nq = first(C, bC, q + 1) - qc0;
         int64_t qr0 = first(R, bR, q), mq = first(R, bR, q + 1) - qr0;
         for (int64_t r = 0; r < lR; r++)
-            memcpy((char *)sbuf + (size_t)(so + r * nq) * es,
-                   (const char *)src + (size_t)(r * C + qc0) * es, (size_t)nq * es);
+            pack_row((char *)sbuf + (size_t)(so + r * nq) * es,
+                     (const char *)src + (size_t)(r * C + qc0) * es,
+                     tw ? (const char *)tw + (size_t)(r * C + qc0) * es : NULL, nq, es);
         scnt[q] = (int)(lR * nq);
         sdsp[q] = (int)so;
         so += lR * nq;

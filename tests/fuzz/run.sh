@@ -30,7 +30,7 @@ cflags="-std=gnu11 -g -O1 -fno-omit-frame-pointer -fopenmp -I$top/include -I$top
 
 echo "== building libnla with $CC ($san)"
 objs=()
-for src in $(cd "$top" && find src -name '*.c' ! -path 'src/cuda/*' ! -path 'src/blasapi/*' | sort); do
+for src in $(cd "$top" && find src -name '*.c' ! -path 'src/cuda/*' ! -path 'src/blasapi/*' ! -path 'src/mpi/*' | sort); do
     isa=
     case $src in
         */avx512.c|*/l2_avx512.c) isa="-mavx512f -mavx512dq -mavx512vl -mavx2 -mfma" ;;

@@ -7,6 +7,7 @@
  *   fw_objective.c  objectives: the linear operator of the built-in
  *                   quadratics (gemv/gbmv/spmv through the backend table)
  *   fw_solve.c      the loop: variants, active set, step rules, reporting
+ *   fw_backend.c    the solve on the context's backend (the device loop)
  */
 #ifndef NLA_OPT_FW_H
 #define NLA_OPT_FW_H
@@ -140,6 +141,25 @@ struct nla_fw_options {
 };
 
 void fw_options_default(nla_fw_options *o);
+
+/* Shared by the CPU loop and the backend loop's hook (fw_solve.c). */
+double fw_now(void);       /* CLOCK_MONOTONIC, seconds */
+void fw_verbose_header(FILE *out);
+/* The checks before a step, in order (the gap finite, tol, max_iter, the
+   time limit): the stop, or -1 to go on.  Tracks the best gap. */
+int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best);
+/* The callback and the verbose row of the step about to be taken: the
+   stop (the callback's), or -1. */
+int fw_report_step(const nla_fw_options *opt, const nla_fw_state *state);
+/* What a finished solve reports (x is already written). */
+struct fw_end {
+    nla_fw_stop stop;
+    int64_t t, active;
+    double f, gap, best, el;
+};
+/* The status, the last verbose row and *res (may be NULL). */
+nla_status fw_finish(nla_context *ctx, const nla_fw_options *opt, const struct fw_end *e,
+                     nla_fw_result *res);
 /* Arguments already checked; x is feasible.  Writes x and *res. */
 nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_set *set,
                     const nla_fw_options *opt, double *x, nla_fw_result *res);

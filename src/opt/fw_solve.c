@@ -45,7 +45,7 @@ void fw_options_default(nla_fw_options *o)
     o->max_iter = 10000;
 }
 
-static double now(void)
+double fw_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -437,7 +437,7 @@ static const char *type_name(nla_fw_step_type t)
     return "?";
 }
 
-static void verbose_header(FILE *out)
+void fw_verbose_header(FILE *out)
 {
     fprintf(out, "%10s %-8s %24s %12s %10s %10s\n", "iteration", "type", "primal",
             "gap", "time(s)", "it/s");
@@ -450,12 +450,9 @@ static void verbose_row(FILE *out, int64_t t, const char *type, double f, double
             gap, el, el > 0 ? (double)t / el : 0.0);
 }
 
-/* ------------------------------------------------------- shared by loops */
+/* ---------------------------------- shared with the backend loop (fw.h) */
 
-/* The checks before a step, in order (the gap finite, tol, max_iter, the
-   time limit): the stop, or -1 to go on.  Tracks the best gap. */
-static int check_stop(const nla_fw_options *opt, double gap, int64_t t, double el,
-                      double *best)
+int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best)
 {
     if (!isfinite(gap))
         return NLA_FW_STOP_NUMERIC;
@@ -470,9 +467,7 @@ static int check_stop(const nla_fw_options *opt, double gap, int64_t t, double e
     return -1;
 }
 
-/* The callback and the verbose row of the step about to be taken: the
-   stop (the callback's), or -1. */
-static int report_step(const nla_fw_options *opt, const nla_fw_state *state)
+int fw_report_step(const nla_fw_options *opt, const nla_fw_state *state)
 {
     if (opt->cb && opt->cb(state, opt->cb_user))
         return NLA_FW_STOP_CALLBACK;
@@ -482,15 +477,8 @@ static int report_step(const nla_fw_options *opt, const nla_fw_state *state)
     return -1;
 }
 
-/* What a finished solve reports (x is already written). */
-struct fw_end {
-    nla_fw_stop stop;
-    int64_t t, active;
-    double f, gap, best, el;
-};
-
-static nla_status finish(nla_context *ctx, const nla_fw_options *opt, const struct fw_end *e,
-                         nla_fw_result *res)
+nla_status fw_finish(nla_context *ctx, const nla_fw_options *opt, const struct fw_end *e,
+                     nla_fw_result *res)
 {
     nla_status s = e->stop == NLA_FW_STOP_GAP || e->stop == NLA_FW_STOP_CALLBACK ? NLA_OK
                    : e->stop == NLA_FW_STOP_NUMERIC ? NLA_ENUMERIC : NLA_EMAXITER;
@@ -528,7 +516,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
 {
     struct ws w;
     struct step st;
-    double t0 = now(), f, fn, gap = INFINITY, best = INFINITY, Lest = opt->L, el = 0;
+    double t0 = fw_now(), f, fn, gap = INFINITY, best = INFINITY, Lest = opt->L, el = 0;
     int64_t t = 0, n = set->n;
     nla_fw_stop stop = NLA_FW_STOP_MAX_ITER;
     nla_status s;
@@ -544,7 +532,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
     if ((s = evaluate(ctx, obj, &w, w.x, &f, w.g)) != NLA_OK)
         goto fail;
     if (opt->out)
-        verbose_header(opt->out);
+        fw_verbose_header(opt->out);
     if (!isfinite(f) || !all_finite(w.g, n)) {
         stop = NLA_FW_STOP_NUMERIC;
         goto done;
@@ -556,8 +544,8 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         gx = dot(w.g, w.x, n);
         gv = fw_vx_dot(&w.lmo.v, w.g, n, w.vm);
         gap = gx - gv;
-        el = now() - t0;
-        if ((k = check_stop(opt, gap, t, el, &best)) >= 0) {
+        el = fw_now() - t0;
+        if ((k = fw_check_stop(opt, gap, t, el, &best)) >= 0) {
             stop = (nla_fw_stop)k;
             break;
         }
@@ -587,7 +575,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
             st.type = NLA_FW_STEP_DROP;
         {
             nla_fw_state state = { t, f, gap, st.gamma, st.type, w.as.len, el, n, w.x };
-            if ((k = report_step(opt, &state)) >= 0) {
+            if ((k = fw_report_step(opt, &state)) >= 0) {
                 stop = (nla_fw_stop)k;
                 break;
             }
@@ -620,129 +608,11 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
 done:
     memcpy(x, w.x, (size_t)n * sizeof(double));
     {
-        struct fw_end e = { stop, t, w.as.len, f, gap, best, now() - t0 };
+        struct fw_end e = { stop, t, w.as.len, f, gap, best, fw_now() - t0 };
         ws_free(&w);
-        return finish(ctx, opt, &e, res);
+        return fw_finish(ctx, opt, &e, res);
     }
 fail:
     ws_free(&w);
     return nla_fail(ctx, s, "nla_fw_solve", "%s", nla_strerror(s));
-}
-
-/* ------------------------------------------------------- on the backend */
-
-int fw_dev_problem(const nla_fw_objective *obj, const nla_fw_set *set,
-                   const nla_fw_options *opt, nla_fw_dev_problem *p, char *why, size_t len)
-{
-    memset(p, 0, sizeof *p);
-    if (obj->kind == FW_OBJ_USER) {
-        snprintf(why, len, "obj is a user objective (a host callback)");
-        return 1;
-    }
-    if (opt->variant != NLA_FW_VANILLA) {
-        snprintf(why, len, "opt asks for away or pairwise steps (vanilla only)");
-        return 1;
-    }
-    switch (set->kind) {
-    case FW_SET_PROB_SIMPLEX: p->set = NLA_FW_DEV_PROB_SIMPLEX; break;
-    case FW_SET_UNIT_SIMPLEX: p->set = NLA_FW_DEV_UNIT_SIMPLEX; break;
-    case FW_SET_L1:           p->set = NLA_FW_DEV_L1; break;
-    case FW_SET_LINF:         p->set = NLA_FW_DEV_LINF; break;
-    case FW_SET_BOX:          p->set = NLA_FW_DEV_BOX; break;
-    default:
-        snprintf(why, len, "set is a %s (simplices, L1 and L-inf balls and boxes only)",
-                 set->kind == FW_SET_KSPARSE   ? "K-sparse polytope"
-                 : set->kind == FW_SET_NUCLEAR ? "nuclear-norm ball"
-                                               : "user set (a host callback)");
-        return 1;
-    }
-    p->quad = obj->kind == FW_OBJ_QUAD;
-    p->op = obj->op.kind == FW_OP_DENSE ? 0 : obj->op.kind == FW_OP_BAND ? 1 : 2;
-    p->rows = obj->op.rows;
-    p->cols = obj->op.cols;
-    p->ld = obj->op.ld;
-    p->kl = obj->op.kl;
-    p->ku = obj->op.ku;
-    p->upper = obj->op.uplo == NLA_UPPER;
-    p->a = obj->op.a;
-    p->b = obj->b;
-    p->c = obj->c;
-    p->r = set->r;
-    p->lo = set->lo;
-    p->hi = set->hi;
-    p->rule = opt->rule;
-    p->L = opt->L;
-    return 0;
-}
-
-/* The hook: the CPU loop's decisions on each report of the backend's. */
-struct dev_run {
-    const nla_fw_options *opt;
-    int64_t n;
-    double t0;
-    struct fw_end e;
-};
-
-static int dev_hook(void *user, const nla_fw_dev_iter *it)
-{
-    struct dev_run *r = user;
-    int k;
-
-    r->e.el = now() - r->t0;
-    if (it->t == 0 && r->opt->out)
-        verbose_header(r->opt->out); /* x_0 is evaluated, as in the CPU loop */
-    if (!it->finite) {
-        /* f or the gradient at x_t is not: the result is x_{t-1} with its
-           f and gap (at t = 0, x_0 and its f) */
-        r->e.stop = NLA_FW_STOP_NUMERIC;
-        if (it->t == 0)
-            r->e.f = it->f;
-        r->e.t = it->t > 0 ? it->t - 1 : 0;
-        return NLA_FW_DEV_STOP_PREV;
-    }
-    r->e.t = it->t;
-    r->e.f = it->f;
-    r->e.gap = it->gap;
-    if ((k = check_stop(r->opt, it->gap, it->t, r->e.el, &r->e.best)) >= 0) {
-        r->e.stop = (nla_fw_stop)k;
-        return NLA_FW_DEV_STOP;
-    }
-    if (it->adapt_fail) {
-        r->e.stop = NLA_FW_STOP_NUMERIC;
-        return NLA_FW_DEV_STOP;
-    }
-    {
-        nla_fw_state state = { it->t, it->f, it->gap, it->gamma, NLA_FW_STEP_FW, 0,
-                               r->e.el, r->n, it->x };
-        if ((k = report_step(r->opt, &state)) >= 0) {
-            r->e.stop = (nla_fw_stop)k;
-            return NLA_FW_DEV_STOP;
-        }
-    }
-    return NLA_FW_DEV_STEP;
-}
-
-nla_status fw_solve_backend(nla_context *ctx, const nla_fw_dev_problem *p,
-                            const nla_fw_options *opt, double *x, nla_fw_result *res)
-{
-    struct dev_run r;
-    double *xhost = NULL;
-    nla_exec ex;
-    nla_status s;
-
-    memset(&r, 0, sizeof r);
-    r.opt = opt;
-    r.n = p->cols;
-    r.t0 = now();
-    r.e.stop = NLA_FW_STOP_MAX_ITER;
-    r.e.gap = r.e.best = INFINITY;
-    if (opt->cb && !(xhost = malloc((size_t)p->cols * sizeof(double))))
-        return nla_fail(ctx, NLA_ENOMEM, "nla_fw_solve", "cannot allocate the workspace");
-    nla_exec_init(&ex, ctx);
-    s = ctx->ops->fw_solve(&ex, p, x, xhost, dev_hook, &r);
-    free(xhost);
-    if (s != NLA_OK)
-        return nla_exec_done(ctx, "nla_fw_solve", s);
-    r.e.el = now() - r.t0;
-    return finish(ctx, opt, &r.e, res);
 }

@@ -448,9 +448,20 @@ NLA_API nla_status nla_fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const
    gradient (n doubles).  NaN or Inf in either ends the solve with
    NLA_ENUMERIC. */
 typedef double (*nla_fw_fn)(int64_t n, const double *x, double *grad, void *user);
+/* A user quadratic's Hessian product: write H d into hd (n doubles), H
+   the constant Hessian of f.  NaN or Inf in hd ends the solve with
+   NLA_ENUMERIC. */
+typedef void (*nla_fw_hv_fn)(int64_t n, const double *d, double *hd, void *user);
 
-/* Objectives.  User: any f with its gradient.  Built in (exact line search
-   allowed, products through the context's BLAS kernels):
+/* Objectives.  User: any f with its gradient.  User quadratic: a quadratic
+   f (f itself, its gradient and Hessian products H d, H constant, e.g. a
+   matrix-free or distributed operator).  The solver then calls hv once an
+   iteration, on the step's direction d: <d, H d> gives the exact line
+   search and the short-step and adaptive rules without trial points, and
+   the next gradient and f are g + gamma H d and f + gamma <g, d> +
+   gamma^2 <d, H d> / 2; f is called at the start and every 100th
+   iteration to refresh both.  Built in (exact line search allowed,
+   products through the context's BLAS kernels):
      lsq         f = 1/2 |A x - b|^2, A m-by-n dense (lda >= max(1,m)), b m
      lsq_band    the same with A in band storage (gbmv; ldab >= kl+ku+1)
      lsq_packed  A n-by-n symmetric, packed (spmv), b n
@@ -461,6 +472,9 @@ typedef double (*nla_fw_fn)(int64_t n, const double *x, double *grad, void *user
    convex); symmetry of Q is assumed, not checked. */
 NLA_API nla_status nla_fw_objective_create_user(nla_fw_objective **obj, int64_t n,
                                                 nla_fw_fn f, void *user);
+NLA_API nla_status nla_fw_objective_create_user_quad(nla_fw_objective **obj, int64_t n,
+                                                     nla_fw_fn f, nla_fw_hv_fn hv,
+                                                     void *user);
 NLA_API nla_status nla_fw_objective_create_lsq(nla_fw_objective **obj, int64_t m, int64_t n,
                                                const double *a, int64_t lda,
                                                const double *b);
@@ -498,7 +512,8 @@ typedef enum nla_fw_step_rule {
     NLA_FW_ADAPTIVE,      /* the same with L estimated by backtracking
                              (Pedregosa et al. 2020): L_t = 0.9 L_{t-1}, doubled
                              until f(x+gamma d) <= f + gamma<g,d> + L gamma^2|d|^2/2 */
-    NLA_FW_EXACT          /* exact line search, built-in objectives only */
+    NLA_FW_EXACT          /* exact line search: built-in objectives and user
+                             quadratics only */
 } nla_fw_step_rule;
 /* Every rule's gamma is clipped to [0, gamma_max] (1 for FW steps). */
 

@@ -272,23 +272,39 @@ static nla_status obj_new(nla_fw_objective **out, const char *fn, fw_obj_kind ki
     return NLA_OK;
 }
 
-NLA_API nla_status nla_fw_objective_create_user(nla_fw_objective **obj, int64_t n,
-                                                nla_fw_fn f, void *user)
+/* A callback objective; hv only for the user quadratic. */
+static nla_status user_obj(nla_fw_objective **obj, const char *fn, fw_obj_kind kind,
+                           int64_t n, nla_fw_fn f, nla_fw_hv_fn hv, void *user)
 {
-    static const char fn[] = "nla_fw_objective_create_user";
     nla_check ck = NLA_CHECK_INIT(NULL, fn);
     fw_op none;
     nla_status st;
 
     memset(&none, 0, sizeof none);
     if (chk_out(&ck, "obj", obj) || chk_pos(&ck, "n", n) || chk_len(&ck, "n", n) ||
-        nla_chk_ptr(&ck, "f", (const void *)(uintptr_t)f, 1))
+        nla_chk_ptr(&ck, "f", (const void *)(uintptr_t)f, 1) ||
+        (kind == FW_OBJ_USER_QUAD && nla_chk_ptr(&ck, "hv", (const void *)(uintptr_t)hv, 1)))
         return ck.status;
-    if ((st = obj_new(obj, fn, FW_OBJ_USER, n, none)) == NLA_OK) {
+    if ((st = obj_new(obj, fn, kind, n, none)) == NLA_OK) {
         (*obj)->fn = f;
+        (*obj)->hv = hv;
         (*obj)->user = user;
     }
     return st;
+}
+
+NLA_API nla_status nla_fw_objective_create_user(nla_fw_objective **obj, int64_t n,
+                                                nla_fw_fn f, void *user)
+{
+    return user_obj(obj, "nla_fw_objective_create_user", FW_OBJ_USER, n, f, NULL, user);
+}
+
+NLA_API nla_status nla_fw_objective_create_user_quad(nla_fw_objective **obj, int64_t n,
+                                                     nla_fw_fn f, nla_fw_hv_fn hv,
+                                                     void *user)
+{
+    return user_obj(obj, "nla_fw_objective_create_user_quad", FW_OBJ_USER_QUAD, n, f, hv,
+                    user);
 }
 
 static fw_op make_op(fw_op_kind kind, int64_t rows, int64_t cols, const double *a,
@@ -612,8 +628,8 @@ NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
         opt = &defaults;
     }
     if (opt->rule == NLA_FW_EXACT && obj->kind == FW_OBJ_USER)
-        return nla_chk_fail(&ck, "opt: the exact line search needs a built-in objective, "
-                        "obj is a user callback"), ck.status;
+        return nla_chk_fail(&ck, "opt: the exact line search needs a built-in objective "
+                        "or a user quadratic, obj is a user callback"), ck.status;
     dev = fw_on_backend(ctx, obj, x);
     if (dev) {
         if (!ctx->ops->fw_solve)

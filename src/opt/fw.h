@@ -80,7 +80,9 @@ int fw_vx_equal(const fw_vertex *a, const fw_vertex *b, int64_t n, int64_t m);
 
 /* ------------------------------------------------------------ objectives */
 
-typedef enum fw_obj_kind { FW_OBJ_USER, FW_OBJ_LSQ, FW_OBJ_QUAD } fw_obj_kind;
+/* USER: f and its gradient; USER_QUAD: the same plus Hessian products;
+   LSQ and QUAD: built in, on an operator of the library's own */
+typedef enum fw_obj_kind { FW_OBJ_USER, FW_OBJ_USER_QUAD, FW_OBJ_LSQ, FW_OBJ_QUAD } fw_obj_kind;
 typedef enum fw_op_kind { FW_OP_DENSE, FW_OP_BAND, FW_OP_PACKED } fw_op_kind;
 
 /* The linear operator M of a built-in objective: A (lsq) or Q (quad),
@@ -98,9 +100,16 @@ struct nla_fw_objective {
     fw_op op;
     const double *b;       /* lsq: rows */
     const double *c;       /* quad: n or NULL */
-    nla_fw_fn fn;          /* user */
+    nla_fw_fn fn;          /* user, user quadratic */
+    nla_fw_hv_fn hv;       /* user quadratic */
     void *user;
 };
+
+/* A callback objective (no operator of the library's own). */
+static inline int fw_obj_is_user(const nla_fw_objective *o)
+{
+    return o->kind == FW_OBJ_USER || o->kind == FW_OBJ_USER_QUAD;
+}
 
 /* y = M x (trans 0) or M' x (trans 1), through the context's backend. */
 nla_status fw_op_apply(nla_context *ctx, const fw_op *op, int trans, const double *x,
@@ -112,7 +121,7 @@ nla_status fw_op_apply_vertex(nla_context *ctx, const fw_op *op, const fw_vertex
 /* Length of M x (the "image"): rows. */
 static inline int64_t fw_obj_image_len(const nla_fw_objective *o)
 {
-    return o->kind == FW_OBJ_USER ? 0 : o->op.rows;
+    return fw_obj_is_user(o) ? 0 : o->op.rows;
 }
 /* Built-in: f and grad from the image w = M x (grad may be NULL; scratch
    holds image_len doubles). */

@@ -14,7 +14,7 @@ int fw_dev_problem(const nla_fw_objective *obj, const nla_fw_set *set,
                    const nla_fw_options *opt, nla_fw_dev_problem *p, char *why, size_t len)
 {
     memset(p, 0, sizeof *p);
-    if (obj->kind == FW_OBJ_USER) {
+    if (fw_obj_is_user(obj)) {
         snprintf(why, len, "obj is a user objective (a host callback)");
         return 1;
     }

@@ -135,7 +135,7 @@ nla_status fw_obj_eval(nla_context *ctx, const nla_fw_objective *o, const double
     double *w, *scratch;
     nla_status s;
 
-    if (o->kind == FW_OBJ_USER) {
+    if (fw_obj_is_user(o)) {
         *f = o->fn(o->n, x, grad, o->user);
         return NLA_OK;
     }

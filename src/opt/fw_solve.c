@@ -20,6 +20,11 @@
  * recomputed from x every FW_REFRESH iterations to stop rounding drift.
  * The curvature d'Hd is then known, which gives the exact line search and
  * makes backtracking free of extra products.
+ *
+ * A user quadratic gives H d through its hv callback, once an iteration:
+ * d'Hd is <d, H d>, and the next gradient and f follow without calling f
+ * (g += gamma H d, f += gamma <g,d> + gamma^2 d'Hd / 2), which f refreshes
+ * every FW_REFRESH iterations.
  */
 #include <float.h>
 #include <math.h>
@@ -175,9 +180,9 @@ static nla_status active_init(struct active *s, const double *x, int64_t n, int6
 
 struct ws {
     int64_t n, vm, rows;
-    int builtin;
+    int builtin, uquad;                 /* image w; a user quadratic (hd) */
     double *buf;
-    double *x, *xn, *g, *d, *xt, *gt;   /* n each */
+    double *x, *xn, *g, *d, *xt, *gt, *hd;  /* n each */
     double *w, *mv, *ma, *md;           /* rows each (built-in) */
     double *scratch;                    /* max(n, rows) */
     fw_lmo_work lmo;
@@ -200,14 +205,15 @@ static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_f
     memset(w, 0, sizeof *w);
     w->n = set->n;
     w->vm = set->kind == FW_SET_NUCLEAR ? set->m : 1;
-    w->builtin = obj->kind != FW_OBJ_USER;
+    w->builtin = !fw_obj_is_user(obj);
+    w->uquad = obj->kind == FW_OBJ_USER_QUAD;
     w->rows = fw_obj_image_len(obj);
     n = (size_t)w->n;
     rows = (size_t)w->rows;
-    /* the front end bounds 8*n and 8*rows by PTRDIFF_MAX, not 11 of them */
-    if (n > SIZE_MAX / sizeof(double) / 11 || rows > SIZE_MAX / sizeof(double) / 11)
+    /* the front end bounds 8*n and 8*rows by PTRDIFF_MAX, not 12 of them */
+    if (n > SIZE_MAX / sizeof(double) / 12 || rows > SIZE_MAX / sizeof(double) / 12)
         return NLA_ENOMEM;
-    total = 6 * n + 4 * rows + (n > rows ? n : rows);
+    total = 7 * n + 4 * rows + (n > rows ? n : rows);
     if (!(w->buf = malloc(total * sizeof(double))))
         return NLA_ENOMEM;
     p = w->buf;
@@ -217,6 +223,7 @@ static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_f
     w->d = p; p += n;
     w->xt = p; p += n;
     w->gt = p; p += n;
+    w->hd = p; p += n;
     w->w = p; p += rows;
     w->mv = p; p += rows;
     w->ma = p; p += rows;
@@ -266,7 +273,7 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
     double M;
 
     if (*Lest <= 0) {
-        if (w->builtin) {
+        if (w->builtin || w->uquad) {
             *Lest = st->curv / st->dd;
         } else {
             /* |grad f(x + eps d) - grad f(x)| / (eps |d|), eps = 1e-3, or
@@ -286,7 +293,7 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
     for (int k = 0; k < FW_BACKTRACK_MAX; k++) {
         double gamma = clip(-st->dg / (M * st->dd), st->gmax), ft;
         int ok;
-        if (w->builtin) {
+        if (w->builtin || w->uquad) {
             /* f is quadratic along d: the bound holds exactly when the
                curvature is at most M, with no rounding in the test */
             ok = gamma == 0 || st->curv <= M * st->dd;
@@ -324,8 +331,8 @@ static int64_t away_atom(const struct ws *w, double *ga)
     return best;
 }
 
-/* Choose the direction: fills st (type, away, dg, gmax) and w->d, and for
-   built-in objectives w->md = M d. */
+/* Choose the direction: fills st (type, away, dg, dd, curv, gmax) and
+   w->d, and w->md = M d (built-in) or w->hd = H d (user quadratic). */
 static nla_status direction(nla_context *ctx, const nla_fw_objective *obj,
                             const nla_fw_options *opt, struct ws *w, double gx,
                             double gv, double gap, struct step *st)
@@ -385,7 +392,13 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj,
         break;
     }
     st->dd = dot(w->d, w->d, n);
-    st->curv = w->builtin ? fw_obj_curvature(obj, w->d, w->md) : 0;
+    st->curv = 0;
+    if (w->builtin)
+        st->curv = fw_obj_curvature(obj, w->d, w->md);
+    if (w->uquad) {
+        obj->hv(n, w->d, w->hd, obj->user);
+        st->curv = dot(w->d, w->hd, n);
+    }
     return s;
 }
 
@@ -551,6 +564,10 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         }
         if ((s = direction(ctx, obj, opt, &w, gx, gv, gap, &st)) != NLA_OK)
             goto fail;
+        if (w.uquad && !(isfinite(st.curv) && all_finite(w.hd, n))) {
+            stop = NLA_FW_STOP_NUMERIC;
+            break;
+        }
         switch (opt->rule) {
         case NLA_FW_SHORT_STEP:
             st.gamma = st.dd > 0 ? clip(-st.dg / (opt->L * st.dd), st.gmax) : 0;
@@ -591,7 +608,11 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         if (w.builtin && t % FW_REFRESH == 0 &&
             (s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w)) != NLA_OK)
             goto fail;
-        if ((s = evaluate(ctx, obj, &w, w.xn, &fn, w.g)) != NLA_OK)
+        if (w.uquad && t % FW_REFRESH != 0) {
+            for (int64_t i = 0; i < n; i++)
+                w.g[i] += st.gamma * w.hd[i];
+            fn = f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;
+        } else if ((s = evaluate(ctx, obj, &w, w.xn, &fn, w.g)) != NLA_OK)
             goto fail;
         if (!isfinite(fn) || !all_finite(w.g, n)) {
             stop = NLA_FW_STOP_NUMERIC;

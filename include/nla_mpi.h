@@ -171,17 +171,25 @@ NLA_API nla_status nla_mpi_sgbmv(nla_context *ctx, const nla_mpi_grid *grid, nla
    nla_mpi_dpacked_slice cuts them from a whole packed matrix.  x and y are
    this process's nloc entries.  Each process gathers all of x and sends
    its partial sums of the other rows to their owners (MPI_Allgatherv and
-   MPI_Reduce_scatter, n values each).  Collective. */
+   MPI_Reduce_scatter, n values each).  Collective.  s: the same in
+   float. */
 NLA_API nla_status nla_mpi_dspmv(nla_context *ctx, const nla_mpi_grid *grid, nla_uplo uplo,
                                  int64_t n, double alpha, const double *t, const double *r,
                                  int64_t ldr, int64_t nloc, const double *x, double beta,
                                  double *y);
+NLA_API nla_status nla_mpi_sspmv(nla_context *ctx, const nla_mpi_grid *grid, nla_uplo uplo,
+                                 int64_t n, float alpha, const float *t, const float *r,
+                                 int64_t ldr, int64_t nloc, const float *x, float beta,
+                                 float *y);
 /* Cut columns [c0, c1) of the packed n x n symmetric matrix ap (uplo's
-   triangle) into nla_mpi_dspmv's t and r (ldr >= max(1, r's rows)).  Not
-   collective. */
+   triangle) into nla_mpi_[ds]spmv's t and r (ldr >= max(1, r's rows)).
+   Not collective. */
 NLA_API nla_status nla_mpi_dpacked_slice(nla_uplo uplo, int64_t n, const double *ap,
                                          int64_t c0, int64_t c1, double *r, int64_t ldr,
                                          double *t);
+NLA_API nla_status nla_mpi_spacked_slice(nla_uplo uplo, int64_t n, const float *ap,
+                                         int64_t c0, int64_t c1, float *r, int64_t ldr,
+                                         float *t);
 
 /* ------------------------------------------------------------------- FFT */
 
@@ -230,11 +238,15 @@ NLA_API void       nla_mpi_fft_plan_destroy(nla_mpi_fft_plan *plan);
    (mloc).  x (n doubles) is replicated: every process passes the same
    start (NLA_EINVAL otherwise) and gets the same result.  Every process
    runs nla_fw_solve with set and opt (the same on every process), so the
-   LMO and the steps are replicated; each gradient is the sum of the
-   processes' A_loc'(A_loc x - b_loc), formed with f in one MPI_Allreduce
-   of n + 1 doubles (the adaptive rule's trial points: f alone, one
-   double).  Step rules: agnostic, short step and adaptive; the exact line
-   search needs a built-in objective (nla_fw_solve's NLA_EINVAL).  Stop by
+   LMO and the steps are replicated.  The objective is a user quadratic
+   (nla_fw_objective_create_user_quad, H = A'A): an iteration sums the
+   processes' A_loc'(A_loc d) for its direction d in one MPI_Allreduce of n
+   doubles, which gives the line search's curvature and the next gradient;
+   f and the gradient themselves, A_loc'(A_loc x - b_loc) and the local
+   |r|^2/2, are summed in one MPI_Allreduce of n + 1 doubles at the start
+   and every 100th iterate.  Every step rule, the exact line search
+   included; the steps are those of nla_fw_solve with the built-in lsq
+   objective on the whole A, up to rounding.  Stop by
    tol or max_iter; a time limit is NLA_ENOTSUP (each process's clock would
    stop its solver at its own iteration), and a callback that stops must
    decide from the state it is given, which is the same on every process,

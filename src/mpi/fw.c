@@ -4,11 +4,14 @@
  *
  * Every process runs libnla's own solver (nla_fw_solve) on the same x with
  * the same options and set, so the LMO and the steps are replicated.  The
- * objective is a callback: each process forms its rows' residual r = A x -
- * b, its share of f (r'r/2) and of the gradient (A'r), and one
- * MPI_Allreduce of n + 1 doubles sums them (f alone, one double, where the
- * solver asks for no gradient: the adaptive rule's trial points).  MPI
- * gives every process the same sum (its rule for Allreduce), so the
+ * objective is a user quadratic (H = A'A):
+ *   - hv, once an iteration: each process forms A_loc'(A_loc d) for the
+ *     step's direction d, and one MPI_Allreduce of n doubles sums them.
+ *     The solver takes <d, H d> for the line search and g + gamma H d for
+ *     the next gradient, so that is the iteration's only sum;
+ *   - f, at the start and every 100th iterate: the residual r = A_loc x -
+ *     b_loc, and one MPI_Allreduce of n + 1 doubles sums A_loc'r and r'r/2.
+ * MPI gives every process the same sum (its rule for Allreduce), so the
  * replicated solvers take the same steps and stop together.
  */
 #include <limits.h>
@@ -27,12 +30,24 @@ typedef struct {
     int rc;                /* the first MPI failure */
 } lsq_part;
 
+/* Sum u->buf[0..len) over the processes, in place; 0 or MPI's failure. */
+static int lsq_sum(lsq_part *u, int64_t len)
+{
+    int rc = MPI_Allreduce(MPI_IN_PLACE, u->buf, (int)len, MPI_DOUBLE, MPI_SUM, u->g->comm);
+    if (rc != MPI_SUCCESS) {
+        if (u->rc == MPI_SUCCESS)
+            u->rc = rc;
+        return rc;
+    }
+    u->g->cnt->bytes += len * (int64_t)sizeof(double) * (u->g->size > 1);
+    return 0;
+}
+
 static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
 {
     lsq_part *u = user;
     double f = 0;
     int64_t len = grad ? n + 1 : 1;
-    int rc;
 
     double t0 = MPI_Wtime();
     memset(u->buf, 0, (size_t)len * sizeof *u->buf);
@@ -50,16 +65,34 @@ static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
     /* a local failure still takes part in the sum, as NaN: every process's
        solver then stops with NLA_ENUMERIC at the same iteration */
     u->buf[len - 1] = u->st == NLA_OK ? 0.5 * f : NAN;
-    rc = MPI_Allreduce(MPI_IN_PLACE, u->buf, (int)len, MPI_DOUBLE, MPI_SUM, u->g->comm);
-    if (rc != MPI_SUCCESS) {
-        if (u->rc == MPI_SUCCESS)
-            u->rc = rc;
+    if (lsq_sum(u, len) != 0)
         return NAN;
-    }
-    u->g->cnt->bytes += len * (int64_t)sizeof(double) * (u->g->size > 1);
     if (grad)
         memcpy(grad, u->buf, (size_t)n * sizeof *grad);
     return u->buf[len - 1];
+}
+
+static void lsq_hv(int64_t n, const double *d, double *hd, void *user)
+{
+    lsq_part *u = user;
+
+    double t0 = MPI_Wtime();
+    memset(u->buf, 0, (size_t)n * sizeof *u->buf);
+    if (u->mloc > 0 && u->st == NLA_OK) {
+        u->st = nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, d, 1, 0.0,
+                          u->r, 1);
+        if (u->st == NLA_OK)
+            u->st = nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r, 1, 0.0,
+                              u->buf, 1);
+    }
+    nla_mpi_local_done(u->g, t0);
+    /* as in lsq_fn: a local failure is a NaN in the sum, and every
+       process's solver stops at the same iteration */
+    if (u->st != NLA_OK)
+        u->buf[0] = NAN;
+    if (lsq_sum(u, n) != 0)
+        u->buf[0] = NAN;
+    memcpy(hd, u->buf, (size_t)n * sizeof *hd);
 }
 
 NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *grid,
@@ -107,7 +140,8 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
         xw = malloc((size_t)n * sizeof *xw);
         if (!u.r || !u.buf || !x0 || !xw)
             st = nla_mpi_fail(NLA_ENOMEM, fn, "out of memory for the residual");
-        else if ((sst = nla_fw_objective_create_user(&obj, n, lsq_fn, &u)) != NLA_OK)
+        else if ((sst = nla_fw_objective_create_user_quad(&obj, n, lsq_fn, lsq_hv, &u)) !=
+                 NLA_OK)
             st = nla_mpi_fail(sst, fn, "the objective: %.180s", nla_last_error());
     }
     {

@@ -13,7 +13,8 @@
  *     ordered), gathered on rank 0, and the round trip;
  *   - nla_mpi_fw_solve_lsq against nla_fw_solve on the whole problem: the
  *     same steps, stop and iterations, and the same bits on every rank;
- *   - nla_mpi_dspmv against the serial spmv, both triangles;
+ *   - nla_mpi_[ds]spmv against the serial spmv, both triangles
+ *     (test_mpi_spmv.c);
  *   - collective errors: a bad argument or a size that differs on one rank
  *     gives the same status on every rank, a message naming the argument
  *     and the rank, and C untouched.
@@ -619,77 +620,6 @@ static void test_gbmv_errors(nla_context *ctx, const nla_mpi_grid *g)
                what);
         snprintf(what, sizeof what, "gbmv error case %d: y untouched", kase);
         expect(untouched, what);
-    }
-}
-
-/* nla_mpi_dspmv against nla_dspmv on the whole packed matrix, both
-   triangles, three column splits; each rank's pieces cut by
-   nla_mpi_dpacked_slice */
-static void test_spmv(nla_context *ctx, const nla_mpi_grid *g)
-{
-    const int64_t n = 37;
-    for (int u = 0; u < 2; u++)
-        for (int split = 0; split < 3; split++) {
-            nla_uplo uplo = u ? NLA_LOWER : NLA_UPPER;
-            double *AP = global(n * (n + 1) / 2, 1), *X = global(n, 1), *Y = global(n, 1);
-            double *Yref = malloc((size_t)n * sizeof *Yref), *t, *r, *y, err = 0;
-            double alpha = 1.5, beta = split == 1 ? 0.0 : -0.5, tol;
-            int64_t c0 = 0, nloc = split_rows(n, split, rank, size), rr, ldr;
-            nla_status st;
-            char what[200];
-            for (int q = 0; q < rank; q++)
-                c0 += split_rows(n, split, q, size);
-            rr = u ? n - c0 - nloc : c0;
-            ldr = rr + 1;
-            if (beta == 0)
-                for (int64_t i = 0; i < n; i++)
-                    Y[i] = NAN;
-            memcpy(Yref, Y, (size_t)n * sizeof *Y);
-            nla_dspmv(ctx, uplo, n, alpha, AP, X, 1, beta, Yref, 1);
-            t = malloc((size_t)(nloc * (nloc + 1) / 2 + 1) * sizeof *t);
-            r = malloc((size_t)(ldr * nloc + 1) * sizeof *r);
-            y = malloc((size_t)(nloc + 1) * sizeof *y);
-            memcpy(y, Y + c0, (size_t)nloc * sizeof *y);
-            expect(nla_mpi_dpacked_slice(uplo, n, AP, c0, c0 + nloc, r, ldr, t) == NLA_OK,
-                   "dpacked_slice");
-            st = nla_mpi_dspmv(ctx, g, uplo, n, alpha, t, r, ldr, nloc, X + c0, beta, y);
-            tol = 4.0 * (n + 1) * DBL_EPSILON * (alpha * n + 0.5);
-            for (int64_t i = 0; i < nloc; i++)
-                err = isnan(y[i]) ? INFINITY : fmax(err, fabs(y[i] - Yref[c0 + i]));
-            snprintf(what, sizeof what, "dspmv %c split %d: %s, max err %.3g > %.3g",
-                     (char)uplo, split, st == NLA_OK ? "ok" : nla_mpi_last_error(), err, tol);
-            expect(st == NLA_OK && err <= tol, what);
-            free(AP);
-            free(X);
-            free(Y);
-            free(Yref);
-            free(t);
-            free(r);
-            free(y);
-        }
-    {
-        /* ldr too small on the last rank (which holds a rectangle above
-           its columns when it is not rank 0) */
-        double t[16 * 17 / 2] = { 0 }, r[16 * 16] = { 0 }, x[16] = { 0 }, y[16];
-        int64_t nloc = split_rows(16, 0, rank, size), c0 = 0;
-        nla_status st;
-        char what[200], tag[32];
-        int untouched = 1;
-        for (int q = 0; q < rank; q++)
-            c0 += split_rows(16, 0, q, size);
-        for (int i = 0; i < 16; i++)
-            y[i] = 5.0;
-        snprintf(tag, sizeof tag, "(rank %d)", size - 1);
-        st = nla_mpi_dspmv(ctx, g, NLA_UPPER, 16, 1.0, t, r,
-                           rank == size - 1 && c0 > 1 ? c0 - 1 : (c0 > 1 ? c0 : 1), nloc, x, 0.0,
-                           y);
-        for (int i = 0; i < 16; i++)
-            untouched &= y[i] == 5.0;
-        snprintf(what, sizeof what, "dspmv, ldr < rows on the last rank: %d \"%s\"", (int)st,
-                 nla_mpi_last_error());
-        if (size > 1)
-            expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), "ldr") &&
-                       strstr(nla_mpi_last_error(), tag) && untouched, what);
     }
 }
 

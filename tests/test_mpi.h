@@ -1,5 +1,6 @@
 /*
- * test_mpi.h - what tests/test_mpi.c shares with tests/test_mpi_fft_fw.c.
+ * test_mpi.h - what tests/test_mpi.c shares with tests/test_mpi_fft_fw.c and
+ * tests/test_mpi_spmv.c.
  */
 #ifndef NLA_TEST_MPI_H
 #define NLA_TEST_MPI_H
@@ -19,6 +20,7 @@ double *global(int64_t m, int64_t n);
    last, 3 the odd ranks none (empty ranks between others) */
 int64_t split_rows(int64_t n, int kind, int q, int P);
 
+void test_spmv(nla_context *ctx, const nla_mpi_grid *g);
 void test_fft(nla_context *ctx, const nla_mpi_grid *g);
 void test_fw(nla_context *ctx, const nla_mpi_grid *g);
 

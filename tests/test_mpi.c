@@ -27,22 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <fftw3-mpi.h>
+#include "scalapack.h"   /* the reference */
 #include "test_mpi.h"
-
-/* ScaLAPACK and BLACS, the reference */
-void Cblacs_get(int icontxt, int what, int *val);
-void Cblacs_gridinit(int *icontxt, char *order, int nprow, int npcol);
-void Cblacs_gridexit(int icontxt);
-void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-             const double *alpha, const double *a, const int *ia, const int *ja,
-             const int *desca, const double *b, const int *ib, const int *jb,
-             const int *descb, const double *beta, double *c, const int *ic, const int *jc,
-             const int *descc);
-void psgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-             const float *alpha, const float *a, const int *ia, const int *ja,
-             const int *desca, const float *b, const int *ib, const int *jb,
-             const int *descb, const float *beta, float *c, const int *ic, const int *jc,
-             const int *descc);
 
 int rank, size;
 static int npass, nfail;

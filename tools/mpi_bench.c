@@ -22,15 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nla_mpi.h"
-
-void Cblacs_get(int icontxt, int what, int *val);
-void Cblacs_gridinit(int *icontxt, char *order, int nprow, int npcol);
-void Cblacs_gridexit(int icontxt);
-void pdgemm_(const char *ta, const char *tb, const int *m, const int *n, const int *k,
-             const double *alpha, const double *a, const int *ia, const int *ja,
-             const int *desca, const double *b, const int *ib, const int *jb,
-             const int *descb, const double *beta, double *c, const int *ic, const int *jc,
-             const int *descc);
+#include "scalapack.h"   /* in tests/: the reference */
 
 static int rank, size, reps = 5;
 /* FFTW-MPI's planning: MEASURE, the usual reference; --quick (make check,

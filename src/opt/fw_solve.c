@@ -511,7 +511,7 @@ nla_status fw_finish(nla_context *ctx, const nla_fw_options *opt, const struct f
     }
     if (s == NLA_ENUMERIC)
         return nla_fail(ctx, s, "nla_fw_solve",
-                        "f or its gradient is not finite after iteration %lld; x is "
+                        "f, its gradient or H d is not finite after iteration %lld; x is "
                         "the last finite iterate", (long long)e->t);
     if (s == NLA_EMAXITER)
         return nla_fail(ctx, s, "nla_fw_solve", "%s (%lld iterations, gap %.3g)",

@@ -3,7 +3,7 @@
  * options and the solver (the nla_fw_* section of nla.h).
  *
  * One input is one scenario: create a set (any of the eight kinds) and an
- * objective (any of the seven), with random dimensions, radii, leading
+ * objective (any of the eight), with random dimensions, radii, leading
  * dimensions, enum values, bounds and NULL patterns; create options and
  * apply a few setters (any values); call the set's LMO and the
  * objective's evaluation; then solve a few iterations from a feasible or
@@ -33,7 +33,9 @@ __extension__ typedef __int128 i128;
 #define MAT 1024                   /* doubles of matrix storage */
 
 enum { S_PROB, S_UNIT, S_L1, S_LINF, S_BOX, S_KSPARSE, S_NUCLEAR, S_USER, NS };
-enum { O_USER, O_LSQ, O_LSQ_BAND, O_LSQ_PACKED, O_QUAD, O_QUAD_PACKED, O_QUAD_BAND, NO };
+enum { O_USER, O_LSQ, O_LSQ_BAND, O_LSQ_PACKED, O_QUAD, O_QUAD_PACKED, O_QUAD_BAND,
+       O_USER_QUAD, NO };
+#define O_IS_USER(k) ((k) == O_USER || (k) == O_USER_QUAD)
 
 typedef struct setp {
     int kind, null_out, null_lo, null_hi, null_lmo;
@@ -43,7 +45,7 @@ typedef struct setp {
 } setp;
 
 typedef struct objp {
-    int kind, null_out, null_a, null_b, null_f, with_c, uplo;
+    int kind, null_out, null_a, null_b, null_f, null_hv, with_c, uplo;
     int64_t m, n, kl, ku, ld;
     int nan_after;                 /* user: NaN from this call on (-1: never) */
 } objp;
@@ -51,7 +53,7 @@ typedef struct objp {
 static nla_context *ctx;
 static FILE *devnull;
 static double mat[MAT], bvec[NMAX * 2], cvec[NMAX], target[NMAX], weight[NMAX];
-static long user_calls;
+static long user_calls;           /* user_f and user_hv calls, together */
 static int user_nan_after = -1;
 
 /* ------------------------------------------------------------- helpers */
@@ -92,6 +94,18 @@ static double user_f(int64_t n, const double *x, double *grad, void *user)
             f = NAN;
     }
     return f;
+}
+
+/* its Hessian product, diag(w) d, for the user quadratic; NaN or Inf
+   (alternately) once asked to, counting with user_f's calls */
+static void user_hv(int64_t n, const double *d, double *hd, void *user)
+{
+    (void)user;
+    user_calls++;
+    for (int64_t i = 0; i < n; i++)
+        hd[i] = weight[i] * d[i];
+    if (user_nan_after >= 0 && user_calls > user_nan_after)
+        hd[n - 1] = user_calls & 1 ? INFINITY : NAN;
 }
 
 static int cb_stop_at;
@@ -318,6 +332,8 @@ static int obj_valid(const objp *p)
     switch (p->kind) {
     case O_USER:
         return fits(p->n) && !p->null_f;
+    case O_USER_QUAD:
+        return fits(p->n) && !p->null_f && !p->null_hv;
     case O_LSQ:
         return p->m >= 1 && p->ld >= p->m && !p->null_a && !p->null_b &&
                fits(mspan(p->m, p->n, p->ld)) && fits(p->m) && fits(p->n);
@@ -331,10 +347,24 @@ static int obj_valid(const objp *p)
                fits((i128)p->n * ((i128)p->n + 1) / 2);
     case O_QUAD:
         return p->ld >= p->n && !p->null_a && fits(mspan(p->n, p->n, p->ld));
-    default:   /* quad_band: kl is k */
+    case O_QUAD_BAND:   /* kl is k */
+    default:
         return p->kl >= 0 && (i128)p->ld >= 2 * (i128)p->kl + 1 && !p->null_a &&
                fits(mspan(2 * (i128)p->kl + 1, p->n, p->ld));
     }
+}
+
+/* the argument a rejected user constructor names: they are checked in the
+   order obj, n, f, hv */
+static const char *user_obj_bad_arg(const objp *p)
+{
+    if (p->null_out)
+        return "obj";
+    if (p->n < 1 || !fits(p->n))
+        return "n";
+    if (p->null_f)
+        return "f";
+    return "hv";
 }
 
 /* the matrix the objective reads fits in mat[] (and the vectors in theirs) */
@@ -343,7 +373,7 @@ static int obj_small(const objp *p)
     if (p->n > NMAX)
         return 0;
     switch (p->kind) {
-    case O_USER: return 1;
+    case O_USER: case O_USER_QUAD: return 1;
     case O_LSQ: return p->m <= 2 * NMAX && mspan(p->m, p->n, p->ld) <= MAT;
     case O_LSQ_BAND: return p->m <= 2 * NMAX && mspan(p->kl + p->ku + 1, p->n, p->ld) <= MAT;
     case O_LSQ_PACKED: case O_QUAD_PACKED: return 1;
@@ -359,6 +389,9 @@ static nla_status obj_create(const objp *p, nla_fw_objective **out)
     const double *c = p->with_c ? cvec : NULL;
     switch (p->kind) {
     case O_USER: return nla_fw_objective_create_user(o, p->n, p->null_f ? NULL : user_f, NULL);
+    case O_USER_QUAD: return nla_fw_objective_create_user_quad(o, p->n,
+                                                               p->null_f ? NULL : user_f,
+                                                               p->null_hv ? NULL : user_hv, NULL);
     case O_LSQ: return nla_fw_objective_create_lsq(o, p->m, p->n, a, p->ld, b);
     case O_LSQ_BAND: return nla_fw_objective_create_lsq_band(o, p->m, p->n, p->kl, p->ku, a,
                                                              p->ld, b);
@@ -428,7 +461,7 @@ static void fill_obj(const objp *p, uint64_t seed, int structured)
                     mat[p->kl + i - j + j * p->ld] = mat[p->kl + j - i + i * p->ld] = v;
             }
     }
-    if (p->kind >= O_QUAD)
+    if (p->kind >= O_QUAD && p->kind <= O_QUAD_BAND)
         for (int64_t i = 0; i < n; i++) {
             double d = 0.5 * (1 + frand(&s));
             for (int64_t j = 0; j < n; j++)
@@ -446,7 +479,7 @@ static double obj_eval(const objp *p, const double *x, double *grad, double *sca
 {
     int64_t n = p->n, rows = obj_rows(p);
     double f = 0, sc = 0;
-    if (p->kind == O_USER) {
+    if (O_IS_USER(p->kind)) {
         long calls = user_calls;
         int after = user_nan_after;
         user_nan_after = -1;
@@ -711,7 +744,7 @@ static void try_solve(const setp *sp, const nla_fw_set *set, const objp *op,
         tol = 1e-7;
     }
     if ((nulls >= 0 && nulls != 3) || mismatch || !feas ||
-        (rule == NLA_FW_EXACT && op->kind == O_USER)) {
+        (rule == NLA_FW_EXACT && op->kind == O_USER)) {   /* a user quadratic: allowed */
         rejected(s, "nla_fw_solve");
         FUZZ_ASSERT(!memcmp(x, xsave, sizeof x) && !memcmp(&res, &rsave, sizeof res),
                     "nla_fw_solve rejected (%s) but wrote x or res", nla_last_error());
@@ -951,6 +984,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         op.null_a = nl && nl % 4 == 1;
         op.null_b = nl && nl % 4 == 2;
         op.null_f = nl && nl % 4 == 3;
+        /* a user objective has no matrix: the pattern of a NULL a is a NULL hv */
+        op.null_hv = op.kind == O_USER_QUAD && op.null_a;
     }
     {
         unsigned t = rd_byte(&rd);
@@ -980,6 +1015,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     "*obj is not %s", op.kind, nla_last_error(),
                     op.null_out ? "untouched" : "NULL");
         rejected(s, "an objective constructor");
+        if (O_IS_USER(op.kind)) {
+            char want[64];
+            snprintf(want, sizeof want, "%s: %s", op.kind == O_USER ? "nla_fw_objective_create_user"
+                     : "nla_fw_objective_create_user_quad", user_obj_bad_arg(&op));
+            FUZZ_ASSERT(!strncmp(nla_last_error(), want, strlen(want)) &&
+                        !isalnum((unsigned char)nla_last_error()[strlen(want)]) &&
+                        nla_last_error()[strlen(want)] != '_',
+                        "objective %d rejected with \"%s\", want \"%s ...\"", op.kind,
+                        nla_last_error(), want);
+        }
     } else {
         FUZZ_ASSERT(s == NLA_OK && obj != osent && obj != NULL, "objective %d: valid "
                     "objective returned %d (%s)", op.kind, (int)s, nla_last_error());
@@ -1008,7 +1053,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ovalid && obj_small(&op))
         try_eval(&op, obj, &rd);
     if (sused && ovalid && obj_small(&op) && max_iter <= 60) {
-        user_nan_after = op.kind == O_USER ? op.nan_after : -1;
+        user_nan_after = O_IS_USER(op.kind) ? op.nan_after : -1;
         try_solve(&sp, set, &op, obj, opt, max_iter, tol, rule, &rd);
         user_nan_after = -1;
     }

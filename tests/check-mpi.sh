@@ -1,7 +1,10 @@
 #!/bin/sh
 # check-mpi.sh - libnla-mpi's tests (tests/test_mpi.c) under mpirun on 1, 2,
-# 3 and 4 processes, then examples/mpi_gemm and tools/nla-mpi-bench --quick
-# on 4, oversubscribed on a small machine.  Each run has a time limit, so a
+# 3 and 4 processes, then on 2 with the local products on a CUDA context
+# whose device is EMULATED on the CPU (tests/libnla-cuda-emu.so, as in
+# check-cuda-emu-plugin.sh: the plugin's logic, not a GPU), then
+# examples/mpi_gemm and tools/nla-mpi-bench --quick on 4, oversubscribed on
+# a small machine.  Each run has a time limit, so a
 # process left waiting in a collective fails the test instead of hanging
 # it.  Skipped when configure did not build libnla-mpi.
 if [ "${NLA_WITH_MPI:-no}" != yes ]; then
@@ -40,6 +43,26 @@ for np in 1 2 3 4; do
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-1}))
 done
+# the local products on CUDA: the emulated plugin, when configure built it
+emu="${NLA_BUILDDIR:-.}/tests/libnla-cuda-emu.so"
+if [ "${NLA_EMU_CXX:-no}" = yes ] && [ -e "$emu" ]; then
+    echo "EMULATED CUDA (CPU, not GPU): test_mpi on 2 processes with a CUDA context"
+    out=$(NLA_TEST_MPI_BACKEND=cuda NLA_PLUGIN_PATH="$emu" EMU_CPASYNC=wait \
+          timeout "$limit" "$NLA_MPIRUN" -np 2 --oversubscribe \
+          -x NLA_TEST_MPI_BACKEND -x NLA_PLUGIN_PATH -x EMU_CPASYNC "$prog" 2>&1)
+    rc=$?
+    echo "$out" | grep -v '^$' | tail -n 20
+    line=$(echo "$out" | grep -E "^mpi np=2: [0-9]+ passed, [0-9]+ failed" | tail -n 1)
+    if [ $rc -ne 0 ] || [ -z "$line" ]; then
+        status=1
+    fi
+    p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
+    f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+    passed=$((passed + ${p:-0}))
+    failed=$((failed + ${f:-1}))
+else
+    echo "no emulated CUDA pass: ${NLA_EMU_WHY:-configure built no tests/libnla-cuda-emu.so}"
+fi
 # the example users copy, on 4 processes (a 2 x 2 grid); it checks itself
 ex="${NLA_BUILDDIR:-.}/examples/mpi_gemm"
 if timeout "$limit" "$NLA_MPIRUN" -np 4 --oversubscribe "$ex"; then

@@ -156,6 +156,13 @@ static void test_gemm_case(nla_context *ctx, const nla_mpi_grid *g, int ictxt, c
                        al, &da, bl, &db, t->beta, cl, &dc);
     snprintf(what, sizeof what, "dgemm %s: status (%s)", t->name, nla_mpi_last_error());
     expect(st == NLA_OK, what);
+    if (nla_context_backend(ctx) == NLA_BACKEND_CUDA) {
+        /* expect() is collective: every rank calls it */
+        snprintf(what, sizeof what, "dgemm %s: the local multiply ran on %s, not CUDA", t->name,
+                 nla_backend_name(nla_context_last_backend(ctx)));
+        expect(ml == 0 || nl == 0 || t->k == 0 ||
+                   nla_context_last_backend(ctx) == NLA_BACKEND_CUDA, what);
+    }
     {
         /* against pdgemm, local part by local part; elementwise bound
            2*k*eps*(|alpha|*k*max|a|*max|b| + |beta|*max|c|), |a|,|b|,|c| <= 1 */
@@ -612,14 +619,17 @@ static void test_gbmv_errors(nla_context *ctx, const nla_mpi_grid *g)
 int main(int argc, char **argv)
 {
     nla_context *ctx;
-    int shapes[8][2], nshapes = 0;
+    int shapes[8][2], nshapes = 0, cuda;
 
     MPI_Init(&argc, &argv);
     fftw_mpi_init();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    if (nla_context_create(&ctx, NLA_BACKEND_CPU) != NLA_OK) {
-        fprintf(stderr, "no CPU context\n");
+    /* NLA_TEST_MPI_BACKEND=cuda: the local products on a CUDA context
+       (tests/check-mpi.sh runs it on the emulated plugin) */
+    cuda = getenv("NLA_TEST_MPI_BACKEND") && !strcmp(getenv("NLA_TEST_MPI_BACKEND"), "cuda");
+    if (nla_context_create(&ctx, cuda ? NLA_BACKEND_CUDA : NLA_BACKEND_CPU) != NLA_OK) {
+        fprintf(stderr, "no %s context: %s\n", cuda ? "CUDA" : "CPU", nla_last_error());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     nla_context_set_threads(ctx, 1);
@@ -628,6 +638,10 @@ int main(int argc, char **argv)
             shapes[nshapes][0] = p;
             shapes[nshapes++][1] = size / p;
         }
+    /* on CUDA the first shape only: the emulated device is slow, and the
+       shapes test libnla-mpi's logic, which the CPU runs cover */
+    if (cuda)
+        nshapes = 1;
     for (int s = 0; s < nshapes; s++) {
         nla_mpi_grid *g;
         int ictxt;

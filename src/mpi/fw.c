@@ -12,7 +12,9 @@
  *   - f, at the start and every 100th iterate: the residual r = A_loc x -
  *     b_loc, and one MPI_Allreduce of n + 1 doubles sums A_loc'r and r'r/2.
  * MPI gives every process the same sum (its rule for Allreduce), so the
- * replicated solvers take the same steps and stop together.
+ * replicated solvers take the same steps and stop together.  The products
+ * run on the caller's context; the solver's loop, a host callback's, runs
+ * on a CPU context (one of its own when the caller's is not CPU-only).
  */
 #include <limits.h>
 #include <math.h>
@@ -106,6 +108,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     nla_status st = NLA_OK, sst = NLA_OK;
     lsq_part u;
     nla_fw_objective *obj = NULL;
+    nla_context *loop = NULL;
     nla_fw_result r;
     double *x0 = NULL, *xw = NULL;
 
@@ -143,6 +146,10 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
         else if ((sst = nla_fw_objective_create_user_quad(&obj, n, lsq_fn, lsq_hv, &u)) !=
                  NLA_OK)
             st = nla_mpi_fail(sst, fn, "the objective: %.180s", nla_last_error());
+        else if (nla_context_backend(ctx) != NLA_BACKEND_CPU &&
+                 (sst = nla_context_create(&loop, NLA_BACKEND_CPU)) != NLA_OK)
+            st = nla_mpi_fail(sst, fn, "a CPU context for the solver's loop: %.150s",
+                              nla_last_error());
     }
     {
         int64_t args[1] = { st == NLA_OK ? n : 0 };
@@ -161,6 +168,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     }
     if (st != NLA_OK) {
         nla_fw_objective_destroy(obj);
+        nla_context_destroy(loop);
         free(u.r);
         free(u.buf);
         free(x0);
@@ -176,8 +184,9 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     u.st = NLA_OK;
     u.rc = MPI_SUCCESS;
     memcpy(xw, x, (size_t)n * sizeof *xw);
-    sst = nla_fw_solve(ctx, obj, set, opt, xw, &r);
+    sst = nla_fw_solve(loop ? loop : ctx, obj, set, opt, xw, &r);
     nla_fw_objective_destroy(obj);
+    nla_context_destroy(loop);
     /* the solver's verdict is the same everywhere; a local product's or
        MPI's failure is agreed on */
     if (u.rc != MPI_SUCCESS)

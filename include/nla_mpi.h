@@ -244,7 +244,8 @@ NLA_API void       nla_mpi_fft_plan_destroy(nla_mpi_fft_plan *plan);
    doubles, which gives the line search's curvature and the next gradient;
    f and the gradient themselves, A_loc'(A_loc x - b_loc) and the local
    |r|^2/2, are summed in one MPI_Allreduce of n + 1 doubles at the start
-   and every 100th iterate.  Every step rule, the exact line search
+   and every 100th iterate.  The products run on ctx; the loop on a CPU
+   context (its own when ctx is not CPU-only).  Every step rule, the exact line search
    included; the steps are those of nla_fw_solve with the built-in lsq
    objective on the whole A, up to rounding.  Stop by
    tol or max_iter; a time limit is NLA_ENOTSUP (each process's clock would

@@ -279,9 +279,6 @@ static void test_fw_case(nla_context *ctx, const nla_mpi_grid *g, nla_fw_variant
     bytes = nla_mpi_grid_bytes_received(g);
     st = nla_mpi_fw_solve_lsq(ctx, g, mloc, n, A + r0, m, bvec + r0, set, opt, x, &res);
     bytes = nla_mpi_grid_bytes_received(g) - bytes;
-    if (nla_context_backend(ctx) == NLA_BACKEND_CUDA) /* expect() is collective */
-        expect(mloc == 0 || nla_context_last_backend(ctx) == NLA_BACKEND_CUDA,
-               "fw: the local products ran on CUDA");
     /* the reference on the CPU, whatever ctx is: the device loop runs
        vanilla steps only */
     nla_context_create(&cpu, NLA_BACKEND_CPU);
@@ -308,10 +305,11 @@ static void test_fw_case(nla_context *ctx, const nla_mpi_grid *g, nla_fw_variant
                what);
     expect(memcmp(xmax, xmin, sizeof xmax) == 0, "fw: the same bits of x on every rank");
     if (size > 1) {
-        /* one sum of n doubles an iteration (H d), and one of n + 1 (the
-           gradient and f) at the start and every 100th iterate */
-        int64_t it = res.iterations, want = (int64_t)sizeof(double) *
-                                            (it * n + (1 + it / 100) * (n + 1));
+        /* rounds of n + 2 doubles: one an iteration (H d), one at the
+           start and every 100th iterate (the gradient and f), and the last
+           (every solver done) */
+        int64_t it = res.iterations, want = (int64_t)sizeof(double) * (n + 2) *
+                                            (it + 1 + it / 100 + 1);
         snprintf(what, sizeof what, "fw: %lld bytes received for %lld iterations (%lld wanted)",
                  (long long)bytes, (long long)it, (long long)want);
         expect(bytes == want, what);
@@ -323,12 +321,18 @@ static void test_fw_case(nla_context *ctx, const nla_mpi_grid *g, nla_fw_variant
     free(bvec);
 }
 
+static int stop_rank0_at_3(const nla_fw_state *s, void *user)
+{
+    (void)user;
+    return rank == 0 && s->t == 3;
+}
+
 void test_fw(nla_context *ctx, const nla_mpi_grid *g)
 {
     if (nla_context_backend(ctx) == NLA_BACKEND_CUDA) {
-        /* the emulated device takes milliseconds a product: 30 iterations
-           of two rules show that the products run on ctx (the rest is
-           libnla-mpi's logic, which the CPU runs cover) */
+        /* the emulated device: 30 iterations of two rules, the products
+           on ctx (the rest is libnla-mpi's logic, which the CPU runs
+           cover) */
         test_fw_case(ctx, g, NLA_FW_VANILLA, NLA_FW_AGNOSTIC, 0.0, 30, 0);
         test_fw_case(ctx, g, NLA_FW_VANILLA, NLA_FW_EXACT, 0.0, 30, 1);
         return;
@@ -359,6 +363,40 @@ void test_fw(nla_context *ctx, const nla_mpi_grid *g)
                        x[0] == (rank == size - 1 ? 0.5 : 1.0),
                    what);
             x[0] = 1.0, x[1] = 0.0;
+        }
+        {
+            /* a callback that stops rank 0 alone: its solver returns, the
+               others' stop at their next sum (NaN), and every rank gets the
+               same error instead of a hang; nothing written */
+            const int64_t m = 60, nn = 20;
+            double *A = global(m, nn), *B = global(m, 1), y[20];
+            int64_t r0 = 0, mloc = split_rows(m, 0, rank, size);
+            nla_fw_set *s20;
+            nla_fw_options *opt;
+            nla_fw_result res;
+            for (int q = 0; q < rank; q++)
+                r0 += split_rows(m, 0, q, size);
+            for (int i = 0; i < 20; i++)
+                y[i] = i == 0;
+            nla_fw_set_create_prob_simplex(&s20, nn, 1.0);
+            nla_fw_options_create(&opt);
+            nla_fw_options_set_tol(opt, 0.0);
+            nla_fw_options_set_max_iter(opt, 20);
+            nla_fw_options_set_callback(opt, stop_rank0_at_3, NULL);
+            st = nla_mpi_fw_solve_lsq(ctx, g, mloc, nn, A + r0, m, B + r0, s20, opt, y, &res);
+            snprintf(what, sizeof what, "fw: a callback that stops rank 0 alone: %d \"%s\"",
+                     (int)st, nla_mpi_last_error());
+            if (size > 1)
+                expect(st == NLA_EINVAL && strstr(nla_mpi_last_error(), "differs from rank 0") &&
+                           strstr(nla_mpi_last_error(), "(rank 1)") && y[0] == 1.0,
+                       what);
+            else
+                expect(st == NLA_OK && res.stop == NLA_FW_STOP_CALLBACK && res.iterations == 3,
+                       what);
+            nla_fw_options_destroy(opt);
+            nla_fw_set_destroy(s20);
+            free(A);
+            free(B);
         }
         {
             /* a time limit: refused everywhere, nothing written */

@@ -299,11 +299,11 @@ static void bench_fw(nla_context *ctx, const nla_mpi_grid *g, int64_t m, int64_t
     }
     snprintf(name, sizeof name, "fw lsq %lldx%lld exact, an iteration", (long long)m,
              (long long)n);
-    /* one sum of H d (n doubles) a step, and of the gradient and f (n + 1)
-       at the start and every 100th iterate */
+    /* rounds of n + 2 doubles: H d a step, the gradient and f at the start
+       and every 100th iterate, and the last (every solver done) */
     row(name, median(t, reps), 0, by,
-        size > 1 ? 8.0 * ((double)n + (double)(1 + res.iterations / 100) * (double)(n + 1) /
-                                          (double)res.iterations)
+        size > 1 ? 8.0 * (double)(n + 2) *
+                       (1.0 + (double)(2 + res.iterations / 100) / (double)res.iterations)
                  : 0,
         loc / reps);
     nla_fw_options_destroy(opt);

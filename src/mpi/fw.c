@@ -6,18 +6,26 @@
  * the same options and set, so the LMO and the steps are replicated.  The
  * objective is a user quadratic (H = A'A):
  *   - hv, once an iteration: each process forms A_loc'(A_loc d) for the
- *     step's direction d, and one MPI_Allreduce of n doubles sums them.
- *     The solver takes <d, H d> for the line search and g + gamma H d for
- *     the next gradient, so that is the iteration's only sum;
+ *     step's direction d, and one sum gives H d.  The solver takes <d, H d>
+ *     for the line search and g + gamma H d for the next gradient, so that
+ *     is the iteration's only sum;
  *   - f, at the start and every 100th iterate: the residual r = A_loc x -
- *     b_loc, and one MPI_Allreduce of n + 1 doubles sums A_loc'r and r'r/2.
- * MPI gives every process the same sum (its rule for Allreduce), so the
- * replicated solvers take the same steps and stop together.  The products
- * run on the caller's context; the solver's loop, a host callback's, runs
- * on a CPU context (one of its own when the caller's is not CPU-only).
+ *     b_loc, and one sum gives A'r and r'r/2.
+ * Every sum is a round: one MPI_Allreduce of n + 2 doubles, the vector, f
+ * and a count of the processes whose solver has returned.  A process whose
+ * solver returns goes on taking part in rounds, with NaN and a count of
+ * one, until the count is every process: a solver still running then sees
+ * NaN and stops (NLA_ENUMERIC), so processes that part (a local failure, a
+ * callback that stops one of them) still meet in the same collectives, and
+ * the agreement after the rounds reports it.  MPI gives every process the
+ * same sum (its rule for Allreduce), so the replicated solvers take the
+ * same steps and stop together.  The products run on the caller's context;
+ * the solver's loop, a host callback's, runs on a CPU context (one of its
+ * own when the caller's is not CPU-only).
  */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mpi_internal.h"
@@ -25,53 +33,64 @@
 typedef struct {
     nla_context *ctx;
     const nla_mpi_grid *g;
-    int64_t mloc, lda;
+    int64_t n, mloc, lda;
     const double *a, *b;
-    double *r, *buf;       /* mloc, and n + 1 */
+    double *r, *buf;       /* mloc, and n + 2 (a round) */
     nla_status st;         /* the first local failure */
+    char why[160];         /* its message */
     int rc;                /* the first MPI failure */
 } lsq_part;
 
-/* Sum u->buf[0..len) over the processes, in place; 0 or MPI's failure. */
-static int lsq_sum(lsq_part *u, int64_t len)
+static void local_fail(lsq_part *u, nla_status st)
 {
+    if (st != NLA_OK && u->st == NLA_OK) {
+        u->st = st;
+        snprintf(u->why, sizeof u->why, "%s", nla_last_error());
+    }
+}
+
+/* One round: buf[0..n+2) summed over the processes, in place (buf[n+1] is
+   the count of those done).  Returns 0 when the sum is usable: MPI
+   succeeded and no process is done. */
+static int lsq_round(lsq_part *u)
+{
+    int64_t len = u->n + 2;
     int rc = MPI_Allreduce(MPI_IN_PLACE, u->buf, (int)len, MPI_DOUBLE, MPI_SUM, u->g->comm);
     if (rc != MPI_SUCCESS) {
         if (u->rc == MPI_SUCCESS)
             u->rc = rc;
-        return rc;
+        return -1;
     }
     u->g->cnt->bytes += len * (int64_t)sizeof(double) * (u->g->size > 1);
-    return 0;
+    return u->buf[u->n + 1] != 0 ? -1 : 0;
 }
 
 static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
 {
     lsq_part *u = user;
     double f = 0;
-    int64_t len = grad ? n + 1 : 1;
 
     double t0 = MPI_Wtime();
-    memset(u->buf, 0, (size_t)len * sizeof *u->buf);
+    memset(u->buf, 0, (size_t)(n + 2) * sizeof *u->buf);
     if (u->mloc > 0 && u->st == NLA_OK) {
         memcpy(u->r, u->b, (size_t)u->mloc * sizeof *u->r);
-        u->st = nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, x, 1, -1.0,
-                          u->r, 1);
+        local_fail(u, nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, x, 1,
+                                -1.0, u->r, 1));
         for (int64_t i = 0; i < u->mloc; i++)
             f += u->r[i] * u->r[i];
-        if (grad && u->st == NLA_OK)
-            u->st = nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r, 1, 0.0,
-                              u->buf, 1);
+        if (u->st == NLA_OK)
+            local_fail(u, nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r,
+                                    1, 0.0, u->buf, 1));
     }
     nla_mpi_local_done(u->g, t0);
     /* a local failure still takes part in the sum, as NaN: every process's
        solver then stops with NLA_ENUMERIC at the same iteration */
-    u->buf[len - 1] = u->st == NLA_OK ? 0.5 * f : NAN;
-    if (lsq_sum(u, len) != 0)
-        return NAN;
+    u->buf[n] = u->st == NLA_OK ? 0.5 * f : NAN;
+    if (lsq_round(u) != 0)
+        u->buf[n] = u->buf[0] = NAN;
     if (grad)
         memcpy(grad, u->buf, (size_t)n * sizeof *grad);
-    return u->buf[len - 1];
+    return u->buf[n];
 }
 
 static void lsq_hv(int64_t n, const double *d, double *hd, void *user)
@@ -79,22 +98,34 @@ static void lsq_hv(int64_t n, const double *d, double *hd, void *user)
     lsq_part *u = user;
 
     double t0 = MPI_Wtime();
-    memset(u->buf, 0, (size_t)n * sizeof *u->buf);
+    memset(u->buf, 0, (size_t)(n + 2) * sizeof *u->buf);
     if (u->mloc > 0 && u->st == NLA_OK) {
-        u->st = nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, d, 1, 0.0,
-                          u->r, 1);
+        local_fail(u, nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, d, 1,
+                                0.0, u->r, 1));
         if (u->st == NLA_OK)
-            u->st = nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r, 1, 0.0,
-                              u->buf, 1);
+            local_fail(u, nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r,
+                                    1, 0.0, u->buf, 1));
     }
     nla_mpi_local_done(u->g, t0);
-    /* as in lsq_fn: a local failure is a NaN in the sum, and every
-       process's solver stops at the same iteration */
-    if (u->st != NLA_OK)
-        u->buf[0] = NAN;
-    if (lsq_sum(u, n) != 0)
+    /* as in lsq_fn: a local failure is a NaN in the sum */
+    u->buf[n] = u->st == NLA_OK ? 0.0 : NAN;
+    if (lsq_round(u) != 0 || isnan(u->buf[n]))
         u->buf[0] = NAN;
     memcpy(hd, u->buf, (size_t)n * sizeof *hd);
+}
+
+/* After this process's solver returned: rounds with NaN and a count of one
+   until every process is done (one round when all stopped together). */
+static void lsq_rounds_until_all_done(lsq_part *u)
+{
+    for (;;) {
+        for (int64_t i = 0; i <= u->n; i++)
+            u->buf[i] = NAN;
+        u->buf[u->n + 1] = 1.0;
+        (void)lsq_round(u);
+        if (u->rc != MPI_SUCCESS || u->buf[u->n + 1] >= (double)u->g->size)
+            return;
+    }
 }
 
 NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *grid,
@@ -138,7 +169,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
                           (long long)nla_fw_set_dim(set), (long long)n);
     if (st == NLA_OK) {
         u.r = malloc((size_t)(mloc > 0 ? mloc : 1) * sizeof *u.r);
-        u.buf = malloc((size_t)(n + 1) * sizeof *u.buf);
+        u.buf = malloc((size_t)(n + 2) * sizeof *u.buf);
         x0 = malloc((size_t)n * sizeof *x0);
         xw = malloc((size_t)n * sizeof *xw);
         if (!u.r || !u.buf || !x0 || !xw)
@@ -150,6 +181,8 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
                  (sst = nla_context_create(&loop, NLA_BACKEND_CPU)) != NLA_OK)
             st = nla_mpi_fail(sst, fn, "a CPU context for the solver's loop: %.150s",
                               nla_last_error());
+        else if (loop)
+            nla_context_set_threads(loop, nla_context_threads(ctx));
     }
     {
         int64_t args[1] = { st == NLA_OK ? n : 0 };
@@ -177,6 +210,7 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     }
     u.ctx = ctx;
     u.g = g;
+    u.n = n;
     u.mloc = mloc;
     u.lda = lda;
     u.a = a;
@@ -185,22 +219,30 @@ NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *gr
     u.rc = MPI_SUCCESS;
     memcpy(xw, x, (size_t)n * sizeof *xw);
     sst = nla_fw_solve(loop ? loop : ctx, obj, set, opt, xw, &r);
+    if (sst != NLA_OK && sst != NLA_EMAXITER && sst != NLA_ENUMERIC)
+        local_fail(&u, sst); /* this process alone (ENOMEM): nothing to keep */
+    lsq_rounds_until_all_done(&u);
     nla_fw_objective_destroy(obj);
     nla_context_destroy(loop);
-    /* the solver's verdict is the same everywhere; a local product's or
-       MPI's failure is agreed on */
+    /* a local failure or MPI's is agreed on; then the solvers' verdicts,
+       which differ only where processes parted */
     if (u.rc != MPI_SUCCESS)
         st = nla_mpi_check_rc(u.rc, fn, "MPI_Allreduce");
     else if (u.st != NLA_OK)
-        st = nla_mpi_fail(u.st, fn, "the local product failed: %.150s", nla_last_error());
-    st = nla_mpi_agree(g, fn, st, NULL, NULL, 0);
+        st = nla_mpi_fail(u.st, fn, "%s", u.why);
+    {
+        int64_t args[3] = { st == NLA_OK ? sst : 0, st == NLA_OK ? r.stop : 0,
+                            st == NLA_OK ? r.iterations : 0 };
+        static const char *const names[3] = {
+            "the solver's status", "its stop (a callback that stops this process only?)",
+            "its iteration count" };
+        st = nla_mpi_agree(g, fn, st, args, names, 3);
+    }
     if (st == NLA_OK) {
         st = sst;
-        if (sst == NLA_OK || sst == NLA_EMAXITER || sst == NLA_ENUMERIC) {
-            memcpy(x, xw, (size_t)n * sizeof *x);
-            if (res)
-                *res = r;
-        }
+        memcpy(x, xw, (size_t)n * sizeof *x);
+        if (res)
+            *res = r;
         if (sst != NLA_OK)
             nla_mpi_fail(sst, fn, "%.200s", nla_last_error());
         else

@@ -240,18 +240,21 @@ NLA_API void       nla_mpi_fft_plan_destroy(nla_mpi_fft_plan *plan);
    runs nla_fw_solve with set and opt (the same on every process), so the
    LMO and the steps are replicated.  The objective is a user quadratic
    (nla_fw_objective_create_user_quad, H = A'A): an iteration sums the
-   processes' A_loc'(A_loc d) for its direction d in one MPI_Allreduce of n
-   doubles, which gives the line search's curvature and the next gradient;
-   f and the gradient themselves, A_loc'(A_loc x - b_loc) and the local
-   |r|^2/2, are summed in one MPI_Allreduce of n + 1 doubles at the start
-   and every 100th iterate.  The products run on ctx; the loop on a CPU
-   context (its own when ctx is not CPU-only).  Every step rule, the exact line search
-   included; the steps are those of nla_fw_solve with the built-in lsq
-   objective on the whole A, up to rounding.  Stop by
-   tol or max_iter; a time limit is NLA_ENOTSUP (each process's clock would
-   stop its solver at its own iteration), and a callback that stops must
-   decide from the state it is given, which is the same on every process,
-   not from a clock.  Returns and writes x and res as nla_fw_solve does.
+   processes' A_loc'(A_loc d) for its direction d, which gives the line
+   search's curvature and the next gradient; f and the gradient
+   themselves, A_loc'(A_loc x - b_loc) and the local |r|^2/2, are summed at
+   the start and every 100th iterate.  Each sum is one MPI_Allreduce of
+   n + 2 doubles (with a count of the processes whose solver has
+   returned), and one more ends the solve.  The products run on ctx; the
+   loop on a CPU context (its own when ctx is not CPU-only).  Every step
+   rule, the exact line search included; the steps are those of
+   nla_fw_solve with the built-in lsq objective on the whole A, up to
+   rounding.  Stop by tol or max_iter; a time limit is NLA_ENOTSUP (each
+   process's clock would stop its solver at its own iteration).  A callback
+   should decide from the state it is given, which is the same on every
+   process: one that stops some processes only makes every process return
+   NLA_EINVAL (the solvers' verdicts differ), as does a local failure on
+   one (its status).  Returns and writes x and res as nla_fw_solve does.
    Collective. */
 NLA_API nla_status nla_mpi_fw_solve_lsq(nla_context *ctx, const nla_mpi_grid *grid,
                                         int64_t mloc, int64_t n, const double *a, int64_t lda,

@@ -27,8 +27,16 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
 export LSAN_OPTIONS="suppressions=${srcdir:-.}/tests/lsan-mpi.supp:print_suppressions=0"
 limit=${NLA_MPI_TIMEOUT:-300}
 passed=0 failed=0 status=0
-for np in 1 2 3 4; do
-    out=$(timeout "$limit" "$NLA_MPIRUN" -np "$np" --oversubscribe "$prog" 2>&1)
+# run_tests NP [ENV...]: test_mpi on NP processes (with ENV, passed on to
+# them); adds its counts, and fails on a bad exit, a missing summary or a
+# time-out
+run_tests() {
+    np=$1
+    shift
+    xs=
+    for v in "$@"; do xs="$xs -x ${v%%=*}"; done
+    # shellcheck disable=SC2086
+    out=$(env "$@" timeout "$limit" "$NLA_MPIRUN" -np "$np" --oversubscribe $xs "$prog" 2>&1)
     rc=$?
     echo "$out" | grep -v '^$' | tail -n 20
     if [ $rc -eq 124 ]; then
@@ -42,24 +50,15 @@ for np in 1 2 3 4; do
     f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
     passed=$((passed + ${p:-0}))
     failed=$((failed + ${f:-1}))
+}
+for np in 1 2 3 4; do
+    run_tests "$np"
 done
 # the local products on CUDA: the emulated plugin, when configure built it
 emu="${NLA_BUILDDIR:-.}/tests/libnla-cuda-emu.so"
 if [ "${NLA_EMU_CXX:-no}" = yes ] && [ -e "$emu" ]; then
     echo "EMULATED CUDA (CPU, not GPU): test_mpi on 2 processes with a CUDA context"
-    out=$(NLA_TEST_MPI_BACKEND=cuda NLA_PLUGIN_PATH="$emu" EMU_CPASYNC=wait \
-          timeout "$limit" "$NLA_MPIRUN" -np 2 --oversubscribe \
-          -x NLA_TEST_MPI_BACKEND -x NLA_PLUGIN_PATH -x EMU_CPASYNC "$prog" 2>&1)
-    rc=$?
-    echo "$out" | grep -v '^$' | tail -n 20
-    line=$(echo "$out" | grep -E "^mpi np=2: [0-9]+ passed, [0-9]+ failed" | tail -n 1)
-    if [ $rc -ne 0 ] || [ -z "$line" ]; then
-        status=1
-    fi
-    p=$(echo "$line" | sed -n 's/.*: \([0-9]*\) passed.*/\1/p')
-    f=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
-    passed=$((passed + ${p:-0}))
-    failed=$((failed + ${f:-1}))
+    run_tests 2 NLA_TEST_MPI_BACKEND=cuda NLA_PLUGIN_PATH="$emu" EMU_CPASYNC=wait
 else
     echo "no emulated CUDA pass: ${NLA_EMU_WHY:-configure built no tests/libnla-cuda-emu.so}"
 fi

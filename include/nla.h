@@ -460,7 +460,9 @@ typedef void (*nla_fw_hv_fn)(int64_t n, const double *d, double *hd, void *user)
    search and the short-step and adaptive rules without trial points, and
    the next gradient and f are g + gamma H d and f + gamma <g, d> +
    gamma^2 <d, H d> / 2; f is called at the start and every 100th
-   iteration to refresh both.  Built in (exact line search allowed,
+   iteration to refresh both.  H should be positive semidefinite (f
+   convex): where <d, H d> <= 0 the exact rule takes the largest step
+   if <g, d> < 0, and none otherwise.  Built in (exact line search allowed,
    products through the context's BLAS kernels):
      lsq         f = 1/2 |A x - b|^2, A m-by-n dense (lda >= max(1,m)), b m
      lsq_band    the same with A in band storage (gbmv; ldab >= kl+ku+1)

@@ -2,7 +2,7 @@
  * mpi_bench.c - libnla-mpi's benchmark, run under mpirun (a developer's
  * tool, not installed: make tools/nla-mpi-bench).
  *
- *   mpirun -np 4 tools/nla-mpi-bench [--quick] [--reps N] [--only dgemm|dgbmv|dspmv|fft|fw]
+ *   mpirun -np 4 tools/nla-mpi-bench [--quick] [--reps N] [--only dgemm|dgbmv|dspmv|sspmv|fft|fw]
  *
  * For each operation, on all the processes (the squarest grid):
  *   - time a call: the slowest process's, median of N paired samples;
@@ -173,39 +173,64 @@ static void bench_gbmv(nla_context *ctx, const nla_mpi_grid *g, int64_t n, int64
     free(y);
 }
 
-static void bench_spmv(nla_context *ctx, const nla_mpi_grid *g, int64_t n)
+/* as_float: the same values in a float copy (x freed), for sspmv */
+static void *as_float(double *x, int64_t n)
 {
-    int64_t nloc = n / size + (rank < n % size), c0 = 0, ldr;
-    double *t, *r, *x, *y, tt[64], by = 0, loc = 0;
+    float *f = malloc((size_t)(n + 1) * sizeof *f);
+    for (int64_t i = 0; i < n; i++)
+        f[i] = (float)x[i];
+    free(x);
+    return f;
+}
+
+static nla_status spmv_call(nla_context *ctx, const nla_mpi_grid *g, int dbl, int64_t n,
+                            const void *t, const void *r, int64_t ldr, int64_t nloc,
+                            const void *x, void *y)
+{
+    return dbl ? nla_mpi_dspmv(ctx, g, NLA_UPPER, n, 1.0, t, r, ldr, nloc, x, 0.5, y)
+               : nla_mpi_sspmv(ctx, g, NLA_UPPER, n, 1.0f, t, r, ldr, nloc, x, 0.5f, y);
+}
+
+static void bench_spmv(nla_context *ctx, const nla_mpi_grid *g, int64_t n, int dbl)
+{
+    int64_t nloc = n / size + (rank < n % size), c0 = 0, ldr, lt;
+    double *t, *r, *x, *y, tt[64], by = 0, loc = 0, es = dbl ? 8.0 : 4.0;
+    void *tv, *rv, *xv, *yv;
     char name[64];
 
     for (int q = 0; q < rank; q++)
         c0 += n / size + (q < n % size);
     ldr = c0 > 1 ? c0 : 1;
-    t = malloc((size_t)(nloc * (nloc + 1) / 2 + 1) * sizeof *t);
+    lt = nloc * (nloc + 1) / 2;
+    t = malloc((size_t)(lt + 1) * sizeof *t);
     r = malloc((size_t)(ldr * nloc + 1) * sizeof *r);
     x = malloc((size_t)(nloc + 1) * sizeof *x);
     y = malloc((size_t)(nloc + 1) * sizeof *y);
-    fill(t, nloc * (nloc + 1) / 2, 21u);
+    fill(t, lt, 21u);
     fill(r, ldr * nloc, 23u);
     fill(x, nloc, 25u);
     fill(y, nloc, 27u);
-    nla_mpi_dspmv(ctx, g, NLA_UPPER, n, 1.0, t, r, ldr, nloc, x, 0.5, y);
+    tv = dbl ? (void *)t : as_float(t, lt);
+    rv = dbl ? (void *)r : as_float(r, ldr * nloc);
+    xv = dbl ? (void *)x : as_float(x, nloc);
+    yv = dbl ? (void *)y : as_float(y, nloc);
+    spmv_call(ctx, g, dbl, n, tv, rv, ldr, nloc, xv, yv);
     for (int s = 0; s < reps; s++) {
         int64_t b0 = nla_mpi_grid_bytes_received(g);
         double l0 = nla_mpi_grid_local_seconds(g);
-        TIMED(tt[s], nla_mpi_dspmv(ctx, g, NLA_UPPER, n, 1.0, t, r, ldr, nloc, x, 0.5, y));
+        TIMED(tt[s], spmv_call(ctx, g, dbl, n, tv, rv, ldr, nloc, xv, yv));
         by = maxall((double)(nla_mpi_grid_bytes_received(g) - b0));
         loc += sumall(nla_mpi_grid_local_seconds(g) - l0) / size / tt[s];
     }
-    snprintf(name, sizeof name, "dspmv U n=%lld (column blocks)", (long long)n);
+    snprintf(name, sizeof name, "%sspmv U n=%lld (column blocks)", dbl ? "d" : "s",
+             (long long)n);
     /* the rest of x in, the other rows' sums out: 2 (n - nloc) values */
-    row(name, median(tt, reps), 0, by, size > 1 ? 16.0 * (double)(n - n / size) : 0,
+    row(name, median(tt, reps), 0, by, size > 1 ? 2.0 * es * (double)(n - n / size) : 0,
         loc / reps);
-    free(t);
-    free(r);
-    free(x);
-    free(y);
+    free(tv);
+    free(rv);
+    free(xv);
+    free(yv);
 }
 
 static void bench_fft(nla_context *ctx, const nla_mpi_grid *g, int rk, const int64_t *n)
@@ -353,7 +378,9 @@ int main(int argc, char **argv)
         bench_gbmv(ctx, g, quick ? 1 << 14 : 1 << 20, 16, 'T');
     }
     if (want("dspmv"))
-        bench_spmv(ctx, g, quick ? 500 : 8000);
+        bench_spmv(ctx, g, quick ? 500 : 8000, 1);
+    if (want("sspmv"))
+        bench_spmv(ctx, g, quick ? 500 : 8000, 0);
     if (want("fft")) {
         int64_t n3[3] = { quick ? 32 : 256, quick ? 32 : 256, quick ? 32 : 256 };
         int64_t n1[1] = { quick ? 1 << 14 : 1 << 22 };

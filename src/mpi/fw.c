@@ -65,17 +65,22 @@ static int lsq_round(lsq_part *u)
     return u->buf[u->n + 1] != 0 ? -1 : 0;
 }
 
-static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
+/* This process's share of a sum: r = A_loc v (minus b_loc where resid),
+   buf[0..n) = A_loc' r and buf[n] = r'r/2 (NaN after a local failure:
+   every process's solver then stops with NLA_ENUMERIC at the same
+   iteration); the count buf[n+1] is 0. */
+static void lsq_share(lsq_part *u, const double *v, int resid)
 {
-    lsq_part *u = user;
+    int64_t n = u->n;
     double f = 0;
 
     double t0 = MPI_Wtime();
     memset(u->buf, 0, (size_t)(n + 2) * sizeof *u->buf);
     if (u->mloc > 0 && u->st == NLA_OK) {
-        memcpy(u->r, u->b, (size_t)u->mloc * sizeof *u->r);
-        local_fail(u, nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, x, 1,
-                                -1.0, u->r, 1));
+        if (resid)
+            memcpy(u->r, u->b, (size_t)u->mloc * sizeof *u->r);
+        local_fail(u, nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, v, 1,
+                                resid ? -1.0 : 0.0, u->r, 1));
         for (int64_t i = 0; i < u->mloc; i++)
             f += u->r[i] * u->r[i];
         if (u->st == NLA_OK)
@@ -83,9 +88,15 @@ static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
                                     1, 0.0, u->buf, 1));
     }
     nla_mpi_local_done(u->g, t0);
-    /* a local failure still takes part in the sum, as NaN: every process's
-       solver then stops with NLA_ENUMERIC at the same iteration */
     u->buf[n] = u->st == NLA_OK ? 0.5 * f : NAN;
+}
+
+/* f and the gradient (the solver asks for both) */
+static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
+{
+    lsq_part *u = user;
+
+    lsq_share(u, x, 1);
     if (lsq_round(u) != 0)
         u->buf[n] = u->buf[0] = NAN;
     if (grad)
@@ -93,22 +104,12 @@ static double lsq_fn(int64_t n, const double *x, double *grad, void *user)
     return u->buf[n];
 }
 
+/* H d = A'(A d); buf[n] only carries a local failure's NaN */
 static void lsq_hv(int64_t n, const double *d, double *hd, void *user)
 {
     lsq_part *u = user;
 
-    double t0 = MPI_Wtime();
-    memset(u->buf, 0, (size_t)(n + 2) * sizeof *u->buf);
-    if (u->mloc > 0 && u->st == NLA_OK) {
-        local_fail(u, nla_dgemv(u->ctx, NLA_NO_TRANS, u->mloc, n, 1.0, u->a, u->lda, d, 1,
-                                0.0, u->r, 1));
-        if (u->st == NLA_OK)
-            local_fail(u, nla_dgemv(u->ctx, NLA_TRANS, u->mloc, n, 1.0, u->a, u->lda, u->r,
-                                    1, 0.0, u->buf, 1));
-    }
-    nla_mpi_local_done(u->g, t0);
-    /* as in lsq_fn: a local failure is a NaN in the sum */
-    u->buf[n] = u->st == NLA_OK ? 0.0 : NAN;
+    lsq_share(u, d, 0);
     if (lsq_round(u) != 0 || isnan(u->buf[n]))
         u->buf[0] = NAN;
     memcpy(hd, u->buf, (size_t)n * sizeof *hd);

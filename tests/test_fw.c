@@ -25,6 +25,7 @@
 #include <lapacke.h>
 #include <criterion/criterion.h>
 #include "refs.h"
+#include "fw_check.h"
 
 static nla_context *ctx;
 
@@ -53,18 +54,6 @@ static double ddot(const double *x, const double *y, int64_t n)
     for (int64_t i = 0; i < n; i++)
         s += x[i] * y[i];
     return s;
-}
-
-static nla_fw_options *options(nla_fw_variant v, nla_fw_step_rule rule, double L,
-                               double tol, int64_t max_iter)
-{
-    nla_fw_options *o = NULL;
-    cr_assert_eq(nla_fw_options_create(&o), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_variant(o, v), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_step(o, rule, L), NLA_OK, "%s", nla_last_error());
-    cr_assert_eq(nla_fw_options_set_tol(o, tol), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_max_iter(o, max_iter), NLA_OK);
-    return o;
 }
 
 /* largest singular value squared of the m-by-n a */

@@ -22,6 +22,7 @@
 #include <cblas.h>
 #include <criterion/criterion.h>
 #include "refs.h"
+#include "fw_check.h"
 
 static nla_context *ctx;
 
@@ -83,18 +84,6 @@ static void p_hv(int64_t n, const double *d, double *hd, void *user)
     }
     if (p->hv_calls == p->nan_at)
         hd[n / 2] = NAN;
-}
-
-static nla_fw_options *options(nla_fw_variant v, nla_fw_step_rule rule, double L,
-                               double tol, int64_t max_iter)
-{
-    nla_fw_options *o = NULL;
-    cr_assert_eq(nla_fw_options_create(&o), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_variant(o, v), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_step(o, rule, L), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_tol(o, tol), NLA_OK);
-    cr_assert_eq(nla_fw_options_set_max_iter(o, max_iter), NLA_OK);
-    return o;
 }
 
 /* one solve with obj and one with the built-in twin; both from x0 */

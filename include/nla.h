@@ -505,7 +505,15 @@ NLA_API nla_status nla_fw_objective_eval(nla_context *ctx, const nla_fw_objectiv
 typedef enum nla_fw_variant {
     NLA_FW_VANILLA = 0,   /* x += gamma (v - x) */
     NLA_FW_AWAY,          /* also away steps x += gamma (x - a), gamma <= l_a/(1-l_a) */
-    NLA_FW_PAIRWISE       /* x += gamma (v - a), gamma <= l_a */
+    NLA_FW_PAIRWISE,      /* x += gamma (v - a), gamma <= l_a */
+    NLA_FW_BLENDED_PAIRWISE, /* BPCG (Tsuji, Tanaka, Pokutta 2022): a local step
+                             x += gamma (s - a), gamma <= l_a, between the
+                             active atoms s (least <g,s>) and a (largest
+                             <g,a>) when <g, a - s> >= gap / 2; else a FW step */
+    NLA_FW_AUTO           /* the default: blended pairwise over the polytopes
+                             (simplices, L1, L-inf, box, K-sparse), vanilla
+                             over the nuclear ball, user sets and in the
+                             device loop */
 } nla_fw_variant;
 
 typedef enum nla_fw_step_rule {
@@ -521,7 +529,11 @@ typedef enum nla_fw_step_rule {
 
 typedef enum nla_fw_step_type {
     NLA_FW_STEP_FW = 0, NLA_FW_STEP_AWAY, NLA_FW_STEP_PAIRWISE,
-    NLA_FW_STEP_DROP      /* an away or pairwise step that removed its atom */
+    NLA_FW_STEP_DROP,     /* an away, pairwise or local step that removed its atom */
+    NLA_FW_STEP_LOCAL,    /* towards an active atom, with no LMO call: blended
+                             pairwise's local steps, lazy steps from the cache */
+    NLA_FW_STEP_GAP       /* lazy: the LMO found no vertex good enough, so the
+                             gap estimate was lowered; no move (gamma 0) */
 } nla_fw_step_type;
 
 typedef enum nla_fw_stop {
@@ -534,8 +546,10 @@ typedef enum nla_fw_stop {
 
 /* What the callback sees at iteration t, before the step is applied:
    x = x_t, f = f(x_t), gap = <grad f(x_t), x_t - v_t>, and the step
-   x_{t+1} = x_t + gamma d_t of the given type.  Return non-zero to stop
-   (x_t is then the result). */
+   x_{t+1} = x_t + gamma d_t of the given type.  A step taken without an
+   LMO call (local, lazy; lmo_calls unchanged) reports the gap of the last
+   call, at an earlier iterate.  Return non-zero to stop (x_t is then the
+   result). */
 typedef struct nla_fw_state {
     int64_t t;
     double f, gap, gamma;
@@ -544,6 +558,7 @@ typedef struct nla_fw_state {
     double time_s;             /* since the solve began */
     int64_t n;
     const double *x;
+    int64_t lmo_calls;         /* so far, this iteration's included */
 } nla_fw_state;
 typedef int (*nla_fw_callback)(const nla_fw_state *state, void *user);
 
@@ -555,17 +570,30 @@ typedef struct nla_fw_result {
     double best_gap;           /* the smallest gap seen */
     double time_s;
     int64_t active_set_size;   /* 0 for vanilla */
+    int64_t lmo_calls;
 } nla_fw_result;
 
-/* Options.  Defaults: vanilla, agnostic, tol 1e-7, max_iter 10000, no time
-   limit, no callback, quiet.  L: the Lipschitz constant of the gradient for
-   NLA_FW_SHORT_STEP (> 0), the first estimate for NLA_FW_ADAPTIVE (0: take
-   it from the curvature along the first direction), ignored otherwise.
-   Verbose: every `every` iterations (>= 1) a row "iteration type primal gap
-   time it/s" goes to out (NULL: quiet). */
+/* Options.  Defaults: NLA_FW_AUTO (blended pairwise over polytopes, vanilla
+   otherwise), NLA_FW_ADAPTIVE, not lazy, tol 1e-7, max_iter 10000, no time
+   limit, no callback, quiet: least squares or a quadratic over a polytope
+   converges linearly with them.  L: the Lipschitz constant of the gradient
+   for NLA_FW_SHORT_STEP (> 0), the first estimate for NLA_FW_ADAPTIVE (0:
+   take it from the curvature along the first direction), ignored
+   otherwise.  Lazy (0 or 1; Braun, Pokutta, Zink 2017): the away, pairwise
+   and blended variants keep phi, an estimate of the gap, and step towards
+   an active atom without calling the LMO when the atom promises phi / 2;
+   the LMO is called otherwise, and when even its vertex promises less, phi
+   becomes min(gap, phi / 2) and x stays (NLA_FW_STEP_GAP, an iteration).
+   The gap stop is tested where the LMO is called; max_iter and the time
+   limit call it, so res->gap is always that of the x returned.  Lazy with
+   NLA_FW_VANILLA is NLA_EINVAL at the solve; with NLA_FW_AUTO it applies
+   where an active-set variant is chosen.  Verbose: every `every`
+   iterations (>= 1) a row "iteration type primal gap time it/s" goes to
+   out (NULL: quiet). */
 NLA_API nla_status nla_fw_options_create(nla_fw_options **opt);
 NLA_API void       nla_fw_options_destroy(nla_fw_options *opt);
 NLA_API nla_status nla_fw_options_set_variant(nla_fw_options *opt, nla_fw_variant v);
+NLA_API nla_status nla_fw_options_set_lazy(nla_fw_options *opt, int lazy);
 NLA_API nla_status nla_fw_options_set_step(nla_fw_options *opt, nla_fw_step_rule rule,
                                            double L);
 NLA_API nla_status nla_fw_options_set_tol(nla_fw_options *opt, double tol);
@@ -583,7 +611,12 @@ NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
    for nuclear balls with min(m,n) > 256 only through |X|_F <= r).  On
    return x holds the result: NLA_OK (gap <= tol, or the callback stopped),
    NLA_EMAXITER (max_iter or the time limit; x is usable), NLA_ENUMERIC
-   (x is the last iterate at which f and the gradient were finite).  res
+   (x is the last iterate at which f and the gradient were finite; x
+   unchanged when f or the gradient is not finite at the start).  A result
+   after steps lies in the set's bounds (simplices x >= 0, box, L-inf
+   ball): x is clamped into them, a change of rounding size; active-set
+   variants over one-hot vertices rebuild x from the atoms' weights when
+   an atom leaves, so x is exactly 0 off the active atoms.  res
    may be NULL.  On NLA_EINVAL, and on NLA_ENOMEM or a backend failure
    (NLA_EDEVICE, NLA_ENOTSUP), neither x nor res is written. */
 NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,

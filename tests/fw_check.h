@@ -1,10 +1,11 @@
 /*
- * fw_check.h - what the Frank-Wolfe test suites (test_fw.c, test_fw_quad.c)
- * share.
+ * fw_check.h - what the Frank-Wolfe test suites (test_fw.c, test_fw_quad.c,
+ * test_fw_bpcg.c) share; fw_check.c holds the functions.
  */
 #ifndef NLA_TEST_FW_CHECK_H
 #define NLA_TEST_FW_CHECK_H
 
+#include <stddef.h>
 #include <criterion/criterion.h>
 #include "nla.h"
 
@@ -20,5 +21,22 @@ static inline nla_fw_options *options(nla_fw_variant v, nla_fw_step_rule rule, d
     cr_assert_eq(nla_fw_options_set_max_iter(o, max_iter), NLA_OK);
     return o;
 }
+
+/* zeroed doubles (asserts on ENOMEM) */
+double *dalloc(size_t n);
+double ddot(const double *x, const double *y, int64_t n);
+/* the largest singular value squared of the m-by-n a */
+double sigma_max_sq(const double *a, int64_t m, int64_t n);
+/* r = the least-norm solution of A' r = g (A m-by-n, m >= n, full rank) */
+void solve_at(const double *a, int64_t m, int64_t n, const double *g, double *r);
+
+/* Least squares over the probability simplex with a planted optimum xs on
+   nsupp entries (never entry 0): f* and L = sigma_max(A)^2. */
+struct planted {
+    int64_t m, n;
+    double *a, *b, *xs, fstar, L;
+};
+struct planted plant_simplex(int64_t m, int64_t n, uint64_t seed, int nsupp);
+void planted_free(struct planted *p);
 
 #endif

@@ -563,6 +563,18 @@ static void fw_prob_free(nla_context *gpu, struct fw_prob *p)
     nla_fw_set_destroy(p->set);
 }
 
+/* Options for the device loop's tests: vanilla with the agnostic rule (the
+   defaults choose blended pairwise on the CPU, which the device loop does
+   not run). */
+static nla_fw_options *device_options(void)
+{
+    nla_fw_options *opt = NULL;
+    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_VANILLA), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_step(opt, NLA_FW_AGNOSTIC, 0), NLA_OK);
+    return opt;
+}
+
 /* Solve on gpu (x in device memory when the problem is) and on the CPU
    from the same start; the two runs take the same steps, so everything
    they report must agree up to the rounding of sums taken in another
@@ -614,7 +626,7 @@ Test(cuda, fw_matches_cpu, .init = use_plugin, .timeout = 600)
     char what[160];
     int iters = quick() ? 40 : 150;
 
-    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    opt = device_options();
     cr_assert_eq(nla_fw_options_set_tol(opt, 1e-12), NLA_OK);
     cr_assert_eq(nla_fw_options_set_max_iter(opt, iters), NLA_OK);
     for (int k = 0; k < FW_OBJS; k++)
@@ -657,7 +669,7 @@ Test(cuda, fw_ties_lowest_index, .init = use_plugin, .timeout = 600)
         c[i] = -1;
     }
     cr_assert_eq(nla_fw_objective_create_quad_band(&obj, N, 0, q, 1, c), NLA_OK);
-    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    opt = device_options();
     cr_assert_eq(nla_fw_options_set_max_iter(opt, 5), NLA_OK);
     /* the unit simplex shares the prob simplex's reduction */
     for (int s = 0; s < 3; s += 2) {
@@ -730,7 +742,7 @@ Test(cuda, fw_callback_verbose_numeric, .init = use_plugin, .timeout = 600)
 
     cr_assert(vg && vc);
     fw_prob_make(gpu, &p, 0, 0, 1);
-    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    opt = device_options();
     cr_assert_eq(nla_fw_options_set_step(opt, NLA_FW_EXACT, 0), NLA_OK);
     memset(&tg, 0, sizeof tg);
     memset(&tc, 0, sizeof tc);
@@ -804,7 +816,7 @@ Test(cuda, fw_unsupported_and_auto, .init = use_plugin, .timeout = 600)
     nla_fw_result res;
 
     fw_prob_make(gpu, &p, 0, 0, 0);
-    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    opt = device_options();
     memcpy(x, p.x0, sizeof x);
     memcpy(keep, x, sizeof x);
     cr_assert_eq(nla_fw_objective_create_user(&user, FW_N, fw_user_f, NULL), NLA_OK);
@@ -844,6 +856,26 @@ Test(cuda, fw_unsupported_and_auto, .init = use_plugin, .timeout = 600)
         cr_assert_eq(nla_fw_objective_eval(gpu, user, keep, &f, NULL), NLA_ENOTSUP);
         cr_assert(strstr(nla_context_error(gpu), "CPU backend only"), "%s",
                   nla_context_error(gpu));
+    }
+    /* the defaults (NLA_FW_AUTO) run the device loop as vanilla */
+    {
+        nla_fw_options *dflt = NULL;
+        nla_fw_result rv;
+        double xv[FW_N];
+        cr_assert_eq(nla_fw_options_create(&dflt), NLA_OK);
+        cr_assert_eq(nla_fw_options_set_max_iter(dflt, 20), NLA_OK);
+        cr_assert_eq(nla_fw_options_set_step(opt, NLA_FW_ADAPTIVE, 0), NLA_OK);
+        cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_VANILLA), NLA_OK);
+        memcpy(x, p.x0, sizeof x);
+        memcpy(xv, p.x0, sizeof xv);
+        cr_assert_eq(nla_fw_solve(gpu, p.host, p.set, dflt, x, &res), NLA_EMAXITER, "%s",
+                     nla_context_error(gpu));
+        cr_assert_eq(nla_context_last_backend(gpu), NLA_BACKEND_CUDA);
+        cr_assert_eq(nla_fw_solve(gpu, p.host, p.set, opt, xv, &rv), NLA_EMAXITER);
+        cr_assert_eq(res.active_set_size, 0);
+        cr_assert_eq(res.lmo_calls, 21);
+        cr_assert_eq(memcmp(x, xv, sizeof x), 0, "AUTO and vanilla differ on the device");
+        nla_fw_options_destroy(dflt);
     }
     fw_prob_free(autoc, &p);
     nla_fw_set_destroy(ks);

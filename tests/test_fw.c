@@ -41,47 +41,6 @@ static void teardown(void)
 
 TestSuite(fw, .init = setup, .fini = teardown);
 
-static double *dalloc(size_t n)
-{
-    double *p = calloc(n ? n : 1, sizeof(double));
-    cr_assert(p);
-    return p;
-}
-
-static double ddot(const double *x, const double *y, int64_t n)
-{
-    double s = 0;
-    for (int64_t i = 0; i < n; i++)
-        s += x[i] * y[i];
-    return s;
-}
-
-/* largest singular value squared of the m-by-n a */
-static double sigma_max_sq(const double *a, int64_t m, int64_t n)
-{
-    double *c = dalloc((size_t)(m * n)), *s = dalloc((size_t)(m < n ? m : n));
-    double r;
-    memcpy(c, a, (size_t)(m * n) * sizeof(double));
-    cr_assert_eq(LAPACKE_dgesdd(LAPACK_COL_MAJOR, 'N', (int)m, (int)n, c, (int)m, s, NULL,
-                                1, NULL, 1), 0);
-    r = s[0] * s[0];
-    free(c);
-    free(s);
-    return r;
-}
-
-/* r = the least-norm solution of A' r = g (A m-by-n, m >= n, full rank) */
-static void solve_at(const double *a, int64_t m, int64_t n, const double *g, double *r)
-{
-    double *c = dalloc((size_t)(m * n));
-    memcpy(c, a, (size_t)(m * n) * sizeof(double));
-    memset(r, 0, (size_t)m * sizeof(double));
-    memcpy(r, g, (size_t)n * sizeof(double));
-    cr_assert_eq(LAPACKE_dgels(LAPACK_COL_MAJOR, 'T', (int)m, (int)n, 1, c, (int)m, r,
-                               (int)m), 0);
-    free(c);
-}
-
 /* -------------------------------------------- |x|^2 over the simplex */
 
 struct trace {
@@ -154,57 +113,6 @@ Test(fw, sqnorm_simplex_closed_form)
 }
 
 /* ---------------------------------- planted least squares over the simplex */
-
-struct planted {
-    int64_t m, n;
-    double *a, *b, *xs, fstar, L;
-};
-
-/* x* on a support, g* = lambda 1 + mu (mu > 0 off the support): the KKT
-   conditions of the simplex; b = A x* - r with A' r = g*. */
-static struct planted plant_simplex(int64_t m, int64_t n, uint64_t seed, int nsupp)
-{
-    struct planted p = { m, n, dalloc((size_t)(m * n)), dalloc((size_t)m),
-                         dalloc((size_t)n), 0, 0 };
-    double *g = dalloc((size_t)n), *r = dalloc((size_t)m), *mu = dalloc((size_t)n);
-    int64_t supp[64];
-    double w[64], wsum = 0;
-
-    cr_assert_leq(nsupp, 64);
-    for (int k = 0; k < nsupp; k++) {
-        supp[k] = 2 + k * (n - 2) / nsupp;     /* spread, never index 0 */
-        wsum += (w[k] = nsupp + 1 - k);
-    }
-    for (int k = 0; k < nsupp; k++)
-        w[k] /= wsum;
-
-    ref_fill(p.a, (size_t)(m * n), seed);
-    ref_fill(mu, (size_t)n, seed + 1);
-    for (int64_t i = 0; i < n; i++)
-        g[i] = 0.7 + 0.5 + 0.5 * mu[i];       /* mu in [0, 1) + 0.5 */
-    for (int k = 0; k < nsupp; k++) {
-        p.xs[supp[k]] = w[k];
-        g[supp[k]] = 0.7;
-    }
-    solve_at(p.a, m, n, g, r);
-    cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, 1.0, p.a, (int)m, p.xs, 1,
-                0.0, p.b, 1);
-    for (int64_t i = 0; i < m; i++)
-        p.b[i] -= r[i];
-    p.fstar = 0.5 * ddot(r, r, m);
-    p.L = sigma_max_sq(p.a, m, n);
-    free(g);
-    free(r);
-    free(mu);
-    return p;
-}
-
-static void planted_free(struct planted *p)
-{
-    free(p->a);
-    free(p->b);
-    free(p->xs);
-}
 
 struct bound_check {
     double fstar, slack;

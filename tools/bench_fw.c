@@ -1,20 +1,28 @@
 /*
- * bench_fw.c - `nla bench fw`: Frank-Wolfe on least squares over the
- * probability simplex, vanilla, the sizes of FrankWolfe.jl's published
- * benchmark (100x30, 1000x500, 3000x4000; --quick: the first two).
+ * bench_fw.c - `nla bench fw`: Frank-Wolfe, every variant, on FrankWolfe.jl's
+ * problems.  Double precision, one process, the first --threads count.
  *
- * Problem: A m-by-n uniform in [-1, 1), b = A x_p + 0.1 noise with x_p a
- * random point of the simplex, start x_0 = e_1, exact line search (the
- * closed form of a quadratic; it needs no product beyond the iteration's).
+ * Problems (A uniform in [-1, 1), seeded; --quick: the rows marked quick):
+ *   - least squares 1/2 |A x - b|^2 over the probability simplex at 100x30,
+ *     1000x500 and 3000x4000, with a vertex solution (b = A e_{n/2}) and a
+ *     face solution (b = A x_p + 0.1 noise, x_p a random interior point);
+ *   - the same objective over the L1 ball (r = 1, b from a sparse x_p with
+ *     |x_p|_1 = 1.5) and the K-sparse polytope (K = 10, r = 0.2) at 1000x500;
+ *   - matrix completion over the nuclear-norm ball: 1/2 sum over 10% of the
+ *     entries of (X - M)^2, M 1000x1000 of rank 10 with |M|_F = 1, r =
+ *     |M|_*, a user quadratic (H d = d on the observed entries);
+ *   - a Birkhoff problem, n = 200: not run, libnla has no Birkhoff set yet.
  *
- * Two figures per size, both in one process:
- *   - time to gap 1e-6: one solve with tol 1e-6 and an iteration cap; if
- *     the cap stops it, the row says so and gives the gap reached;
- *   - time per iteration against the two gemv calls an iteration of the
- *     textbook method makes (A x and A' r, through nla_dgemv): samples of
- *     K iterations (timed inside the solve by the callback, so set-up is
- *     excluded) alternate with samples of K gemv pairs; medians and
- *     ratio = iteration / pair.  Target: ratio <= 1.3.
+ * Each variant (vanilla, away, pairwise, blended pairwise, and the lazy
+ * away, pairwise and blended) solves each problem once with the default
+ * step rule (adaptive), tol 1e-8 and a time limit; the callback records
+ * when the gap (where the LMO computed it) first falls to 1e-4, 1e-6 and
+ * 1e-8.  Beside each problem, FrankWolfe.jl's published time where one
+ * exists.
+ *
+ * Then, per least-squares size, the time of an iteration (vanilla,
+ * agnostic, exact products) against the two gemv calls (A x, A' r) of the
+ * textbook method, interleaved samples, medians; target ratio <= 1.3.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -34,31 +42,288 @@ static double uni(uint64_t *s)
     return (double)(rng(s) >> 11) * 0x1.0p-53;
 }
 
-struct fw_size { int64_t m, n; double anchor_s; };
+/* ------------------------------------------------------------- problems */
 
-static const struct fw_size full_sizes[] = {
-    { 100, 30, 0.005 }, { 1000, 500, 0.270 }, { 3000, 4000, 4.94 }
+enum pkind { P_VERTEX, P_FACE, P_L1, P_KSPARSE, P_NUCLEAR, P_BIRKHOFF };
+
+struct fw_problem {
+    enum pkind kind;
+    int64_t m, n;
+    double anchor_s;           /* FrankWolfe.jl's published time, 0: none */
+    int quick;
 };
 
-#define FW_TOL 1e-6
-#define FW_CAP 100000
-/* seconds a time-to-gap solve may take: --quick, full */
-#define FW_LIMIT_QUICK 1.0
-#define FW_LIMIT_FULL 10.0
+static const struct fw_problem problems[] = {
+    { P_VERTEX, 100, 30, 0.005, 1 },  { P_FACE, 100, 30, 0.005, 1 },
+    { P_VERTEX, 1000, 500, 0.270, 0 }, { P_FACE, 1000, 500, 0.270, 1 },
+    { P_VERTEX, 3000, 4000, 4.94, 0 }, { P_FACE, 3000, 4000, 4.94, 0 },
+    { P_L1, 1000, 500, 0, 1 },        { P_KSPARSE, 1000, 500, 0, 0 },
+    { P_NUCLEAR, 1000, 1000, 0, 0 },  { P_BIRKHOFF, 200, 200, 0, 0 },
+};
+#define NPROBLEMS ((int)(sizeof problems / sizeof problems[0]))
 
-struct fw_row {
-    int64_t m, n;
-    double anchor_s;
-    nla_status st;
-    double solve_s, gap;
-    int64_t iters;
-    int reached;
-    nla_fw_stop stop;
-    double it_s, it_p25, it_p75, pair_s, pair_p25, pair_p75, ratio;
+static const char *problem_name(enum pkind k)
+{
+    switch (k) {
+    case P_VERTEX:  return "lsq simplex, vertex";
+    case P_FACE:    return "lsq simplex, face";
+    case P_L1:      return "lsq L1 ball";
+    case P_KSPARSE: return "lsq K-sparse";
+    case P_NUCLEAR: return "completion nuclear";
+    default:        return "Birkhoff";
+    }
+}
+
+static const struct { nla_fw_variant v; int lazy; const char *name; } variants[] = {
+    { NLA_FW_VANILLA, 0, "vanilla" },   { NLA_FW_AWAY, 0, "away" },
+    { NLA_FW_PAIRWISE, 0, "pairwise" }, { NLA_FW_BLENDED_PAIRWISE, 0, "bpcg" },
+    { NLA_FW_AWAY, 1, "lazy away" },    { NLA_FW_PAIRWISE, 1, "lazy pairwise" },
+    { NLA_FW_BLENDED_PAIRWISE, 1, "lazy bpcg" },
+};
+#define NVARIANTS ((int)(sizeof variants / sizeof variants[0]))
+
+/* Matrix completion: the observed entries and M's values there. */
+struct completion {
+    int64_t m, n, nobs;
+    int64_t *idx;
+    double *val;
+};
+
+static double completion_f(int64_t n, const double *x, double *grad, void *user)
+{
+    const struct completion *c = user;
+    double f = 0;
+    if (grad)
+        memset(grad, 0, (size_t)n * sizeof(double));
+    for (int64_t k = 0; k < c->nobs; k++) {
+        double r = x[c->idx[k]] - c->val[k];
+        f += 0.5 * r * r;
+        if (grad)
+            grad[c->idx[k]] = r;
+    }
+    return f;
+}
+
+static void completion_hv(int64_t n, const double *d, double *hd, void *user)
+{
+    const struct completion *c = user;
+    memset(hd, 0, (size_t)n * sizeof(double));
+    for (int64_t k = 0; k < c->nobs; k++)
+        hd[c->idx[k]] = d[c->idx[k]];
+}
+
+/* What a problem needs: objective, set, start, and its data. */
+struct built {
+    nla_fw_objective *obj;
+    nla_fw_set *set;
+    double *a, *b, *x0;
+    struct completion comp;
     char error[256];
 };
 
-/* Callback of the timing solves: the time of iteration first..last. */
+static void built_free(struct built *p)
+{
+    nla_fw_objective_destroy(p->obj);
+    nla_fw_set_destroy(p->set);
+    free(p->a);
+    free(p->b);
+    free(p->x0);
+    free(p->comp.idx);
+    free(p->comp.val);
+    memset(p, 0, sizeof *p);
+}
+
+/* M = U V' / |U V'|_F with U, V m-by-10 and n-by-10 uniform; 10% observed.
+   Returns r = |M|_* bounded by sqrt(10) |M|_F. */
+static int build_completion(struct built *p, int64_t m, int64_t n, uint64_t *seed,
+                            double *r)
+{
+    enum { RANK = 10 };
+    double *u = malloc((size_t)(m * RANK) * sizeof(double));
+    double *v = malloc((size_t)(n * RANK) * sizeof(double));
+    double *full = malloc((size_t)(m * n) * sizeof(double)), fro = 0;
+    int64_t cap = m * n / 10 + 1;
+    int rc = -1;
+
+    p->comp.m = m;
+    p->comp.n = n;
+    p->comp.idx = malloc((size_t)cap * sizeof(int64_t));
+    p->comp.val = malloc((size_t)cap * sizeof(double));
+    if (!u || !v || !full || !p->comp.idx || !p->comp.val)
+        goto out;
+    for (int64_t i = 0; i < m * RANK; i++)
+        u[i] = 2 * uni(seed) - 1;
+    for (int64_t i = 0; i < n * RANK; i++)
+        v[i] = 2 * uni(seed) - 1;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < m; i++) {
+            double s = 0;
+            for (int k = 0; k < RANK; k++)
+                s += u[i + k * m] * v[j + k * n];
+            full[i + j * m] = s;
+            fro += s * s;
+        }
+    fro = sqrt(fro);
+    for (int64_t e = 0; e < m * n && p->comp.nobs < cap; e++)
+        if (uni(seed) < 0.1) {
+            p->comp.idx[p->comp.nobs] = e;
+            p->comp.val[p->comp.nobs++] = full[e] / fro;
+        }
+    /* |M|_* <= sqrt(rank) |M|_F = sqrt(10): a radius that holds M */
+    *r = sqrt((double)RANK);
+    rc = 0;
+out:
+    free(u);
+    free(v);
+    free(full);
+    return rc;
+}
+
+static int build(const struct fw_problem *pr, struct built *p)
+{
+    int64_t m = pr->m, n = pr->n, dim = pr->kind == P_NUCLEAR ? m * n : n;
+    uint64_t seed = 42 + (uint64_t)pr->kind;
+    nla_status st = NLA_OK;
+    double sum = 0, r = 1;
+
+    memset(p, 0, sizeof *p);
+    if (pr->kind == P_BIRKHOFF) {
+        snprintf(p->error, sizeof p->error, "not run: libnla has no Birkhoff set yet");
+        return -1;
+    }
+    p->x0 = calloc((size_t)dim, sizeof(double));
+    if (pr->kind == P_NUCLEAR) {
+        if (!p->x0 || build_completion(p, m, n, &seed, &r) != 0) {
+            snprintf(p->error, sizeof p->error, "out of memory");
+            return -1;
+        }
+        if ((st = nla_fw_objective_create_user_quad(&p->obj, dim, completion_f,
+                                                    completion_hv, &p->comp)) == NLA_OK)
+            st = nla_fw_set_create_nuclear_ball(&p->set, m, n, r, 1e-7, 50);
+        goto done;
+    }
+    p->a = malloc((size_t)(m * n) * sizeof(double));
+    p->b = calloc((size_t)m, sizeof(double));
+    if (!p->a || !p->b || !p->x0) {
+        snprintf(p->error, sizeof p->error, "out of memory");
+        return -1;
+    }
+    for (int64_t i = 0; i < m * n; i++)
+        p->a[i] = 2 * uni(&seed) - 1;
+    /* x_p, then b = A x_p (+ noise) */
+    switch (pr->kind) {
+    case P_VERTEX:
+        p->x0[n / 2] = 1;
+        break;
+    case P_FACE:
+        for (int64_t j = 0; j < n; j++)
+            sum += (p->x0[j] = uni(&seed));
+        for (int64_t j = 0; j < n; j++)
+            p->x0[j] /= sum;
+        break;
+    default:
+        for (int64_t j = 0; j < 20; j++)
+            p->x0[(j * 37) % n] = (j % 2 ? -1.5 : 1.5) / 20;
+        break;
+    }
+    for (int64_t j = 0; j < n; j++)
+        if (p->x0[j] != 0)
+            for (int64_t i = 0; i < m; i++)
+                p->b[i] += p->a[i + j * m] * p->x0[j];
+    if (pr->kind != P_VERTEX)
+        for (int64_t i = 0; i < m; i++)
+            p->b[i] += 0.1 * (2 * uni(&seed) - 1);
+    memset(p->x0, 0, (size_t)n * sizeof(double));
+    st = nla_fw_objective_create_lsq(&p->obj, m, n, p->a, m, p->b);
+    if (st == NLA_OK)
+        st = pr->kind == P_L1        ? nla_fw_set_create_l1_ball(&p->set, n, 1.0)
+             : pr->kind == P_KSPARSE ? nla_fw_set_create_ksparse(&p->set, n, 10, 0.2)
+                                     : nla_fw_set_create_prob_simplex(&p->set, n, 1.0);
+    if (pr->kind == P_VERTEX || pr->kind == P_FACE)
+        p->x0[0] = 1;   /* e_1; the others start at 0 */
+done:
+    if (st != NLA_OK) {
+        snprintf(p->error, sizeof p->error, "%s", nla_last_error());
+        return -1;
+    }
+    return 0;
+}
+
+/* ----------------------------------------------------------------- runs */
+
+static const double targets[3] = { 1e-4, 1e-6, 1e-8 };
+
+struct fw_run {
+    nla_status st;
+    double at[3];              /* seconds to each target, < 0: not reached */
+    int64_t iters, lmo_calls;
+    double gap, time_s;
+    nla_fw_stop stop;
+};
+
+struct reach { double *at; int64_t calls; };
+
+/* the first time the gap computed by the LMO falls to each target */
+static int reach_cb(const nla_fw_state *s, void *user)
+{
+    struct reach *r = user;
+    if (s->lmo_calls != r->calls)
+        for (int k = 0; k < 3; k++)
+            if (r->at[k] < 0 && s->gap <= targets[k])
+                r->at[k] = s->time_s;
+    r->calls = s->lmo_calls;
+    return 0;
+}
+
+static int run_variant(nla_context *ctx, const struct bench_config *cfg, const struct built *p,
+                       int v, struct fw_run *out)
+{
+    int64_t dim = nla_fw_set_dim(p->set);
+    double *x = malloc((size_t)dim * sizeof(double));
+    nla_fw_options *opt = NULL;
+    nla_fw_result res;
+    struct reach r = { out->at, -1 };
+
+    memset(out, 0, sizeof *out);
+    for (int k = 0; k < 3; k++)
+        out->at[k] = -1;
+    if (!x || nla_fw_options_create(&opt) != NLA_OK) {
+        free(x);
+        return -1;
+    }
+    memcpy(x, p->x0, (size_t)dim * sizeof(double));
+    nla_fw_options_set_variant(opt, variants[v].v);
+    nla_fw_options_set_lazy(opt, variants[v].lazy);
+    nla_fw_options_set_tol(opt, targets[2]);
+    nla_fw_options_set_max_iter(opt, 10000000);
+    nla_fw_options_set_time_limit(opt, cfg->quick ? 0.5 : 10.0);
+    nla_fw_options_set_callback(opt, reach_cb, &r);
+    out->st = nla_fw_solve(ctx, p->obj, p->set, opt, x, &res);
+    if (out->st == NLA_OK || out->st == NLA_EMAXITER) {
+        /* the final gap is not shown to the callback */
+        for (int k = 0; k < 3; k++)
+            if (out->at[k] < 0 && res.gap <= targets[k])
+                out->at[k] = res.time_s;
+        out->iters = res.iterations;
+        out->lmo_calls = res.lmo_calls;
+        out->gap = res.gap;
+        out->time_s = res.time_s;
+        out->stop = res.stop;
+    }
+    nla_fw_options_destroy(opt);
+    free(x);
+    return out->st == NLA_OK || out->st == NLA_EMAXITER ? 0 : -1;
+}
+
+/* ------------------------------------------------ per iteration vs gemv */
+
+struct it_row {
+    int64_t m, n;
+    double it_s, it_p25, it_p75, pair_s, pair_p25, pair_p75, ratio;
+    int ok;
+};
+
+/* the time of iterations first..last, from the callback */
 struct clock_cb { int64_t t0, t1; double e0, e1; };
 
 static int clock_cb(const nla_fw_state *s, void *user)
@@ -73,134 +338,73 @@ static int clock_cb(const nla_fw_state *s, void *user)
     return 0;
 }
 
-static void quartiles(double *v, int n, double *p25, double *med, double *p75)
-{
-    struct bench_stats st = bench_stats_of(v, n);
-    *p25 = st.p25;
-    *med = st.median;
-    *p75 = st.p75;
-}
-
 /* seconds per pair of gemv calls, over k pairs */
-static nla_status time_pairs(nla_context *ctx, int64_t m, int64_t n, const double *a,
-                             const double *x, double *y, double *g, long k, double *sec)
+static nla_status time_pairs(nla_context *ctx, const struct built *p, int64_t m, int64_t n,
+                             double *y, double *g, long k, double *sec)
 {
     nla_status st = NLA_OK;
     double t0 = bench_now();
     for (long i = 0; i < k && st == NLA_OK; i++) {
-        st = nla_dgemv(ctx, NLA_NO_TRANS, m, n, 1.0, a, m, x, 1, 0.0, y, 1);
+        st = nla_dgemv(ctx, NLA_NO_TRANS, m, n, 1.0, p->a, m, p->x0, 1, 0.0, y, 1);
         if (st == NLA_OK)
-            st = nla_dgemv(ctx, NLA_TRANS, m, n, 1.0, a, m, y, 1, 0.0, g, 1);
+            st = nla_dgemv(ctx, NLA_TRANS, m, n, 1.0, p->a, m, y, 1, 0.0, g, 1);
     }
     *sec = (bench_now() - t0) / (double)k;
     return st;
 }
 
-static void start_point(double *x, int64_t n)
+static int iteration_row(nla_context *ctx, const struct bench_config *cfg,
+                         const struct built *p, int64_t m, int64_t n, struct it_row *row)
 {
-    memset(x, 0, (size_t)n * sizeof(double));
-    x[0] = 1;
-}
-
-static int run_size(nla_context *ctx, const struct bench_config *cfg,
-                    const struct fw_size *sz, struct fw_row *row)
-{
-    int64_t m = sz->m, n = sz->n;
-    double *a = malloc((size_t)(m * n) * sizeof(double));
-    double *b = malloc((size_t)m * sizeof(double)), *x = malloc((size_t)n * sizeof(double));
-    double *y = malloc((size_t)m * sizeof(double)), *g = malloc((size_t)n * sizeof(double));
+    double *x = malloc((size_t)n * sizeof(double)), *y = malloc((size_t)m * sizeof(double));
+    double *g = malloc((size_t)n * sizeof(double));
     double *vi = malloc((size_t)cfg->samples * sizeof(double));
-    double *vp = malloc((size_t)cfg->samples * sizeof(double));
-    nla_fw_objective *obj = NULL;
-    nla_fw_set *set = NULL;
+    double *vp = malloc((size_t)cfg->samples * sizeof(double)), pair;
     nla_fw_options *opt = NULL;
     nla_fw_result res;
-    uint64_t seed = 42;
-    double sum = 0, pair;
-    long k;
     int rc = -1;
+    long k;
 
     memset(row, 0, sizeof *row);
     row->m = m;
     row->n = n;
-    row->anchor_s = sz->anchor_s;
-    if (!a || !b || !x || !y || !g || !vi || !vp) {
-        snprintf(row->error, sizeof row->error, "out of memory");
+    if (!x || !y || !g || !vi || !vp || nla_fw_options_create(&opt) != NLA_OK)
         goto out;
-    }
-    for (int64_t i = 0; i < m * n; i++)
-        a[i] = 2 * uni(&seed) - 1;
-    for (int64_t j = 0; j < n; j++)
-        sum += (x[j] = uni(&seed));
-    for (int64_t j = 0; j < n; j++)
-        x[j] /= sum;
-    nla_dgemv(ctx, NLA_NO_TRANS, m, n, 1.0, a, m, x, 1, 0.0, b, 1);
-    for (int64_t i = 0; i < m; i++)
-        b[i] += 0.1 * (2 * uni(&seed) - 1);
-    if ((row->st = nla_fw_objective_create_lsq(&obj, m, n, a, m, b)) != NLA_OK ||
-        (row->st = nla_fw_set_create_prob_simplex(&set, n, 1.0)) != NLA_OK ||
-        (row->st = nla_fw_options_create(&opt)) != NLA_OK ||
-        (row->st = nla_fw_options_set_step(opt, NLA_FW_EXACT, 0)) != NLA_OK ||
-        (row->st = nla_fw_options_set_tol(opt, FW_TOL)) != NLA_OK ||
-        (row->st = nla_fw_options_set_max_iter(opt, FW_CAP)) != NLA_OK ||
-        (row->st = nla_fw_options_set_time_limit(opt, cfg->quick ? FW_LIMIT_QUICK
-                                                               : FW_LIMIT_FULL)) != NLA_OK) {
-        snprintf(row->error, sizeof row->error, "%s", nla_last_error());
+    if (time_pairs(ctx, p, m, n, y, g, 3, &pair) != NLA_OK)
         goto out;
-    }
-
-    /* time to gap 1e-6 */
-    start_point(x, n);
-    row->st = nla_fw_solve(ctx, obj, set, opt, x, &res);
-    if (row->st != NLA_OK && row->st != NLA_EMAXITER) {
-        snprintf(row->error, sizeof row->error, "%s", nla_context_error(ctx));
-        goto out;
-    }
-    row->solve_s = res.time_s;
-    row->iters = res.iterations;
-    row->gap = res.gap;
-    row->reached = res.stop == NLA_FW_STOP_GAP;
-    row->stop = res.stop;
-
-    /* per iteration vs a gemv pair: K so that a sample lasts min_sample_s */
-    start_point(x, n);
-    if ((row->st = time_pairs(ctx, m, n, a, x, y, g, 3, &pair)) != NLA_OK) {
-        snprintf(row->error, sizeof row->error, "%s", nla_context_error(ctx));
-        goto out;
-    }
     k = (long)ceil(cfg->min_sample_s / (pair > 0 ? pair : 1e-9));
     k = k < 20 ? 20 : k > 200000 ? 200000 : k;
-    nla_fw_options_set_tol(opt, 0);
+    nla_fw_options_set_variant(opt, NLA_FW_VANILLA);
     nla_fw_options_set_step(opt, NLA_FW_AGNOSTIC, 0);
+    nla_fw_options_set_tol(opt, 0);
     nla_fw_options_set_max_iter(opt, k + 1);
-    nla_fw_options_set_time_limit(opt, 0);
     for (int s = 0; s < cfg->samples; s++) {
         struct clock_cb c = { -1, -1, 0, 0 };
+        nla_status st;
         nla_fw_options_set_callback(opt, clock_cb, &c);
-        start_point(x, n);
-        row->st = nla_fw_solve(ctx, obj, set, opt, x, &res);
-        if ((row->st != NLA_OK && row->st != NLA_EMAXITER) || c.t1 <= c.t0) {
-            snprintf(row->error, sizeof row->error, "timing solve: %s",
-                     nla_context_error(ctx));
+        memcpy(x, p->x0, (size_t)n * sizeof(double));
+        st = nla_fw_solve(ctx, p->obj, p->set, opt, x, &res);
+        if ((st != NLA_OK && st != NLA_EMAXITER) || c.t1 <= c.t0)
             goto out;
-        }
         vi[s] = (c.e1 - c.e0) / (double)(c.t1 - c.t0);
-        if ((row->st = time_pairs(ctx, m, n, a, x, y, g, k, &vp[s])) != NLA_OK) {
-            snprintf(row->error, sizeof row->error, "%s", nla_context_error(ctx));
+        if (time_pairs(ctx, p, m, n, y, g, k, &vp[s]) != NLA_OK)
             goto out;
-        }
     }
-    quartiles(vi, cfg->samples, &row->it_p25, &row->it_s, &row->it_p75);
-    quartiles(vp, cfg->samples, &row->pair_p25, &row->pair_s, &row->pair_p75);
-    row->ratio = row->it_s / row->pair_s;
-    row->st = NLA_OK;
+    {
+        struct bench_stats si = bench_stats_of(vi, cfg->samples);
+        struct bench_stats sp = bench_stats_of(vp, cfg->samples);
+        row->it_s = si.median;
+        row->it_p25 = si.p25;
+        row->it_p75 = si.p75;
+        row->pair_s = sp.median;
+        row->pair_p25 = sp.p25;
+        row->pair_p75 = sp.p75;
+        row->ratio = row->it_s / row->pair_s;
+    }
+    row->ok = 1;
     rc = 0;
 out:
     nla_fw_options_destroy(opt);
-    nla_fw_set_destroy(set);
-    nla_fw_objective_destroy(obj);
-    free(a);
-    free(b);
     free(x);
     free(y);
     free(g);
@@ -209,83 +413,123 @@ out:
     return rc;
 }
 
-static void print_header(FILE *f, const struct bench_config *cfg)
+/* ------------------------------------------------------------- printing */
+
+static void fmt_time(char *buf, size_t len, double s)
 {
-    fprintf(f, "Frank-Wolfe: least squares over the probability simplex, vanilla, "
-            "threads %d\n", cfg->threads);
-    fprintf(f, "  time to gap %.0e: exact line search, start e_1, cap %d iterations "
-            "or %.0f s\n", FW_TOL, FW_CAP, cfg->quick ? FW_LIMIT_QUICK : FW_LIMIT_FULL);
-    fprintf(f, "  per iteration: median (p25..p75) of %d samples, against the two "
-            "gemv calls (A x, A'r) of an iteration, interleaved; target ratio <= 1.3\n",
-            cfg->samples);
-    fprintf(f, "  1000 it: 1000 x the median iteration; anchor: FrankWolfe.jl's "
-            "published time for the size\n\n");
-    fprintf(f, "%-10s %12s %8s %10s %26s %26s %6s %9s %9s\n", "m x n", "to gap 1e-6",
-            "iters", "gap", "iteration us (IQR)", "2 gemv us (IQR)", "ratio", "1000 it",
-            "anchor");
+    if (s < 0)
+        snprintf(buf, len, "-");
+    else if (s < 1)
+        snprintf(buf, len, "%.2f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.3f s", s);
 }
 
-static void print_row(FILE *f, const struct fw_row *r)
+static void print_header(FILE *f, const struct bench_config *cfg)
 {
-    char shape[32], t[32], a[48], b[48];
+    fprintf(f, "Frank-Wolfe, threads %d: time to gap 1e-4, 1e-6, 1e-8 (default step rule, "
+            "adaptive; cap %.1f s a solve; '-': not reached)\n", cfg->threads,
+            cfg->quick ? 0.5 : 10.0);
+    fprintf(f, "%-24s %-10s %-14s %10s %10s %10s %9s %9s %10s %9s\n", "problem", "m x n",
+            "variant", "1e-4", "1e-6", "1e-8", "iters", "LMO", "gap", "FW.jl");
+}
+
+static void print_run(FILE *f, const struct fw_problem *pr, int v, const struct fw_run *r)
+{
+    char shape[32], t[3][24], anchor[24];
+    snprintf(shape, sizeof shape, "%lldx%lld", (long long)pr->m, (long long)pr->n);
+    for (int k = 0; k < 3; k++)
+        fmt_time(t[k], sizeof t[k], r->at[k]);
+    fmt_time(anchor, sizeof anchor, pr->anchor_s > 0 ? pr->anchor_s : -1);
+    fprintf(f, "%-24s %-10s %-14s %10s %10s %10s %9lld %9lld %10.2e %9s\n",
+            problem_name(pr->kind), shape, variants[v].name, t[0], t[1], t[2],
+            (long long)r->iters, (long long)r->lmo_calls, r->gap, anchor);
+    fflush(f);
+}
+
+static void print_it_row(FILE *f, const struct it_row *r)
+{
+    char shape[32], a[64], b[64];
     snprintf(shape, sizeof shape, "%lldx%lld", (long long)r->m, (long long)r->n);
-    if (r->error[0]) {
-        fprintf(f, "%-10s ERROR: %s\n", shape, r->error);
-        return;
-    }
-    if (r->reached)
-        snprintf(t, sizeof t, "%.4f s", r->solve_s);
-    else
-        snprintf(t, sizeof t, "not reached");
     snprintf(a, sizeof a, "%.2f (%.2f..%.2f)", r->it_s * 1e6, r->it_p25 * 1e6,
              r->it_p75 * 1e6);
     snprintf(b, sizeof b, "%.2f (%.2f..%.2f)", r->pair_s * 1e6, r->pair_p25 * 1e6,
              r->pair_p75 * 1e6);
-    fprintf(f, "%-10s %12s %8lld %10.2e %26s %26s %6.2f %7.3f s %7.3f s\n", shape, t,
-            (long long)r->iters, r->gap, a, b, r->ratio, r->it_s * 1e3, r->anchor_s);
-    if (!r->reached)
-        fprintf(f, "%-10s (gap 1e-6 not reached: the %s stopped it after %.3f s)\n", "",
-                r->stop == NLA_FW_STOP_TIME ? "time limit" : "iteration cap", r->solve_s);
-    fflush(f);
+    fprintf(f, "%-10s %30s %30s %6.2f\n", shape, a, b, r->ratio);
 }
 
-static void print_json(FILE *f, const struct bench_config *cfg, const struct fw_row *r,
-                       int nrows)
+static void json_run(FILE *f, int first, const struct fw_problem *pr, int v,
+                     const struct fw_run *r)
 {
-    fprintf(f, "{\"fw\": {\"problem\": \"least squares over the probability simplex, "
-            "vanilla\", \"threads\": %d, \"tol\": %g, \"cap\": %d, \"rows\": [",
-            cfg->threads, FW_TOL, FW_CAP);
-    for (int i = 0; i < nrows; i++, r++) {
-        fprintf(f, "%s\n  {\"m\": %lld, \"n\": %lld", i ? "," : "", (long long)r->m,
-                (long long)r->n);
-        if (r->error[0]) {
-            fprintf(f, ", \"error\": \"failed\"}");
-            continue;
-        }
-        fprintf(f, ", \"reached\": %s, \"seconds_to_tol\": %.6g, \"iterations\": %lld, "
-                "\"gap\": %.6g, \"iteration_s\": {\"median\": %.6g, \"p25\": %.6g, "
-                "\"p75\": %.6g}, \"gemv_pair_s\": {\"median\": %.6g, \"p25\": %.6g, "
-                "\"p75\": %.6g}, \"ratio\": %.4g, \"anchor_s\": %g}",
-                r->reached ? "true" : "false", r->solve_s, (long long)r->iters, r->gap,
-                r->it_s, r->it_p25, r->it_p75, r->pair_s, r->pair_p25, r->pair_p75,
-                r->ratio, r->anchor_s);
-    }
-    fputs("]}}\n", f);
+    fprintf(f, "%s\n  {\"problem\": \"%s\", \"m\": %lld, \"n\": %lld, \"variant\": \"%s\"",
+            first ? "" : ",", problem_name(pr->kind), (long long)pr->m, (long long)pr->n,
+            variants[v].name);
+    for (int k = 0; k < 3; k++)
+        fprintf(f, ", \"s_to_%.0e\": %.6g", targets[k], r->at[k]);
+    fprintf(f, ", \"iterations\": %lld, \"lmo_calls\": %lld, \"gap\": %.6g, \"time_s\": "
+            "%.6g, \"anchor_s\": %g}", (long long)r->iters, (long long)r->lmo_calls, r->gap,
+            r->time_s, pr->anchor_s);
 }
+
+/* ---------------------------------------------------------------- main */
 
 int bench_fw_run(nla_context *ctx, const struct bench_config *cfg)
 {
-    int nsz = cfg->quick ? 2 : 3, nfail = 0;
-    struct fw_row rows[3];
+    int nfail = 0, first = 1, nit = 0;
+    struct it_row its[3];
+    FILE *f = stdout;
 
-    if (!cfg->json)
-        print_header(stdout, cfg);
-    for (int i = 0; i < nsz; i++) {
-        nfail += run_size(ctx, cfg, &full_sizes[i], &rows[i]) != 0;
-        if (!cfg->json)
-            print_row(stdout, &rows[i]);
-    }
     if (cfg->json)
-        print_json(stdout, cfg, rows, nsz);
+        fprintf(f, "{\"fw\": {\"threads\": %d, \"rows\": [", cfg->threads);
+    else
+        print_header(f, cfg);
+    for (int i = 0; i < NPROBLEMS; i++) {
+        const struct fw_problem *pr = &problems[i];
+        struct built p;
+        if (cfg->quick && !pr->quick)
+            continue;
+        if (build(pr, &p) != 0) {
+            if (!cfg->json)
+                fprintf(f, "%-24s %lldx%lld %s\n", problem_name(pr->kind), (long long)pr->m,
+                        (long long)pr->n, p.error);
+            nfail += pr->kind != P_BIRKHOFF;
+            built_free(&p);
+            continue;
+        }
+        for (int v = 0; v < NVARIANTS; v++) {
+            struct fw_run r;
+            if (run_variant(ctx, cfg, &p, v, &r) != 0) {
+                nfail++;
+                if (!cfg->json)
+                    fprintf(f, "%-24s %s: ERROR %s\n", problem_name(pr->kind),
+                            variants[v].name, nla_context_error(ctx));
+                continue;
+            }
+            if (cfg->json)
+                json_run(f, first, pr, v, &r);
+            else
+                print_run(f, pr, v, &r);
+            first = 0;
+        }
+        if (pr->kind == P_FACE && nit < 3)
+            nfail += iteration_row(ctx, cfg, &p, pr->m, pr->n, &its[nit++]) != 0;
+        built_free(&p);
+    }
+    if (cfg->json) {
+        fprintf(f, "], \"iteration_vs_two_gemv\": [");
+        for (int i = 0; i < nit; i++)
+            fprintf(f, "%s{\"m\": %lld, \"n\": %lld, \"iteration_s\": %.6g, "
+                    "\"gemv_pair_s\": %.6g, \"ratio\": %.4g}", i ? ", " : "",
+                    (long long)its[i].m, (long long)its[i].n, its[i].it_s, its[i].pair_s,
+                    its[i].ratio);
+        fputs("]}}\n", f);
+        return nfail;
+    }
+    fprintf(f, "\nper iteration (vanilla, agnostic) against the two gemv calls (A x, A'r) "
+            "of an iteration: median (p25..p75) of %d interleaved samples, us; target "
+            "ratio <= 1.3\n%-10s %30s %30s %6s\n", cfg->samples, "m x n", "iteration",
+            "2 gemv", "ratio");
+    for (int i = 0; i < nit; i++)
+        print_it_row(f, &its[i]);
     return nfail;
 }

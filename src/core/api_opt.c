@@ -495,10 +495,21 @@ NLA_API void nla_fw_options_destroy(nla_fw_options *opt)
 NLA_API nla_status nla_fw_options_set_variant(nla_fw_options *opt, nla_fw_variant v)
 {
     OPT_CHECK("nla_fw_options_set_variant");
-    if (v != NLA_FW_VANILLA && v != NLA_FW_AWAY && v != NLA_FW_PAIRWISE)
+    if (v != NLA_FW_VANILLA && v != NLA_FW_AWAY && v != NLA_FW_PAIRWISE &&
+        v != NLA_FW_BLENDED_PAIRWISE && v != NLA_FW_AUTO)
         return nla_chk_fail(&ck, "v has unknown value %d (expected NLA_FW_VANILLA, "
-                        "NLA_FW_AWAY or NLA_FW_PAIRWISE)", (int)v), ck.status;
+                        "NLA_FW_AWAY, NLA_FW_PAIRWISE, NLA_FW_BLENDED_PAIRWISE or "
+                        "NLA_FW_AUTO)", (int)v), ck.status;
     opt->variant = v;
+    return NLA_OK;
+}
+
+NLA_API nla_status nla_fw_options_set_lazy(nla_fw_options *opt, int lazy)
+{
+    OPT_CHECK("nla_fw_options_set_lazy");
+    if (lazy != 0 && lazy != 1)
+        return nla_chk_fail(&ck, "lazy (%d) is neither 0 nor 1", lazy), ck.status;
+    opt->lazy = lazy;
     return NLA_OK;
 }
 
@@ -610,7 +621,7 @@ NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
 {
     static const char fn[] = "nla_fw_solve";
     nla_check ck = NLA_CHECK_INIT(ctx, fn);
-    nla_fw_options defaults;
+    nla_fw_options defaults, run;
     nla_fw_dev_problem prob;
     char why[200];
     double *xh;
@@ -630,7 +641,12 @@ NLA_API nla_status nla_fw_solve(nla_context *ctx, const nla_fw_objective *obj,
     if (opt->rule == NLA_FW_EXACT && obj->kind == FW_OBJ_USER)
         return nla_chk_fail(&ck, "opt: the exact line search needs a built-in objective "
                         "or a user quadratic, obj is a user callback"), ck.status;
+    if (opt->lazy && opt->variant == NLA_FW_VANILLA)
+        return nla_chk_fail(&ck, "opt: lazy steps need an active set (away, pairwise or "
+                        "blended pairwise steps), opt asks for vanilla"), ck.status;
     dev = fw_on_backend(ctx, obj, x);
+    fw_options_resolve(opt, set, dev, &run);
+    opt = &run;
     if (dev) {
         if (!ctx->ops->fw_solve)
             return nla_fail(ctx, NLA_ENOTSUP, fn, "ctx: the %s backend has no Frank-Wolfe "

@@ -6,7 +6,9 @@
  *   fw_set.c        feasible sets: LMOs, structured vertices, feasibility
  *   fw_objective.c  objectives: the linear operator of the built-in
  *                   quadratics (gemv/gbmv/spmv through the backend table)
- *   fw_solve.c      the loop: variants, active set, step rules, reporting
+ *   fw_solve.c      the loop: variants, lazy steps, step rules
+ *   fw_active.c     the active set of the away, pairwise and blended variants
+ *   fw_report.c     stops, the callback, verbose rows and the result
  *   fw_backend.c    the solve on the context's backend (the device loop)
  */
 #ifndef NLA_OPT_FW_H
@@ -78,6 +80,46 @@ fw_vertex *fw_vx_clone(const fw_vertex *v, int64_t n, int64_t m);
 void fw_vx_free(fw_vertex *v);
 int fw_vx_equal(const fw_vertex *a, const fw_vertex *b, int64_t n, int64_t m);
 
+/* ------------------------------------------------------------ active set */
+
+/* Atoms whose weight falls to this or below are dropped, and the rest
+   renormalized. */
+#define FW_PURGE 1e-12
+
+/* The iterate as a convex combination sum lambda_i a_i of vertices. */
+struct fw_atom { double lambda; fw_vertex *v; };
+typedef struct fw_active {
+    struct fw_atom *a;
+    int64_t len, cap;
+} fw_active;
+
+/* A step's direction d in terms of vertices:
+     FW    d = to - x
+     AWAY  d = x - a_from
+     PAIR  d = to - a_from
+   to is the LMO's vertex (to_idx -1) or the active atom to_idx. */
+typedef enum fw_dir { FW_DIR_FW, FW_DIR_AWAY, FW_DIR_PAIR } fw_dir;
+typedef struct fw_move {
+    fw_dir dir;
+    const fw_vertex *to;
+    int64_t to_idx, from;
+} fw_move;
+
+void fw_active_free(fw_active *s);
+/* The start point as the first atom: one-hot when it has one non-zero. */
+nla_status fw_active_init(fw_active *s, const double *x, int64_t n, int64_t m);
+/* The atoms with the largest <g,a> (*ia, *ga) and the least <g,s> (*is,
+   *gs), the first on ties; -1 when the set is empty. */
+void fw_active_extremes(const fw_active *s, const double *g, int64_t n, int64_t m,
+                        int64_t *ia, double *ga, int64_t *is, double *gs);
+/* The weights after x += gamma d (drop: the step removes a_from); *removed
+   counts the atoms that left. */
+nla_status fw_active_step(fw_active *s, const fw_move *mv, double gamma, int drop,
+                          int64_t n, int64_t m, int64_t *removed);
+/* x = sum lambda_i a_i when every atom is sparse (exact zeros off their
+   support): 1, or 0 with x untouched. */
+int fw_active_rebuild(const fw_active *s, double *x, int64_t n);
+
 /* ------------------------------------------------------------ objectives */
 
 /* USER: f and its gradient; USER_QUAD: the same plus Hessian products;
@@ -147,9 +189,17 @@ struct nla_fw_options {
     void *cb_user;
     FILE *out;
     int64_t every;
+    int lazy;
 };
 
 void fw_options_default(nla_fw_options *o);
+/* The options a solve runs: NLA_FW_AUTO made a variant for set, on the
+   device loop (dev) or the CPU's; lazy only with an active set. */
+void fw_options_resolve(const nla_fw_options *in, const nla_fw_set *set, int dev,
+                        nla_fw_options *out);
+/* Clamps x into the set's bounds where it has them (simplices: x >= 0;
+   box lo <= x <= hi; L-inf ball |x_i| <= r): a change of rounding size. */
+void fw_set_snap(const nla_fw_set *set, double *x);
 
 /* Shared by the CPU loop and the backend loop's hook (fw_solve.c). */
 double fw_now(void);       /* CLOCK_MONOTONIC, seconds */
@@ -160,11 +210,13 @@ int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, d
 /* The callback and the verbose row of the step about to be taken: the
    stop (the callback's), or -1. */
 int fw_report_step(const nla_fw_options *opt, const nla_fw_state *state);
-/* What a finished solve reports (x is already written). */
+/* What a finished solve reports (x is already written); at_start: f or
+   the gradient was not finite at the start point. */
 struct fw_end {
     nla_fw_stop stop;
-    int64_t t, active;
+    int64_t t, active, lmo_calls;
     double f, gap, best, el;
+    int at_start;
 };
 /* The status, the last verbose row and *res (may be NULL). */
 nla_status fw_finish(nla_context *ctx, const nla_fw_options *opt, const struct fw_end *e,

@@ -19,7 +19,8 @@ int fw_dev_problem(const nla_fw_objective *obj, const nla_fw_set *set,
         return 1;
     }
     if (opt->variant != NLA_FW_VANILLA) {
-        snprintf(why, len, "opt asks for away or pairwise steps (vanilla only)");
+        snprintf(why, len, "opt asks for away, pairwise or blended pairwise steps "
+                 "(vanilla only)");
         return 1;
     }
     switch (set->kind) {
@@ -74,6 +75,7 @@ static int dev_hook(void *user, const nla_fw_dev_iter *it)
         /* f or the gradient at x_t is not: the result is x_{t-1} with its
            f and gap (at t = 0, x_0 and its f) */
         r->e.stop = NLA_FW_STOP_NUMERIC;
+        r->e.at_start = it->t == 0;
         if (it->t == 0)
             r->e.f = it->f;
         r->e.t = it->t > 0 ? it->t - 1 : 0;
@@ -82,6 +84,7 @@ static int dev_hook(void *user, const nla_fw_dev_iter *it)
     r->e.t = it->t;
     r->e.f = it->f;
     r->e.gap = it->gap;
+    r->e.lmo_calls = it->t + 1;   /* one an iteration, this one's included */
     if ((k = fw_check_stop(r->opt, it->gap, it->t, r->e.el, &r->e.best)) >= 0) {
         r->e.stop = (nla_fw_stop)k;
         return NLA_FW_DEV_STOP;
@@ -92,7 +95,7 @@ static int dev_hook(void *user, const nla_fw_dev_iter *it)
     }
     {
         nla_fw_state state = { it->t, it->f, it->gap, it->gamma, NLA_FW_STEP_FW, 0,
-                               r->e.el, r->n, it->x };
+                               r->e.el, r->n, it->x, r->e.lmo_calls };
         if ((k = fw_report_step(r->opt, &state)) >= 0) {
             r->e.stop = (nla_fw_stop)k;
             return NLA_FW_DEV_STOP;

@@ -531,3 +531,25 @@ int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t 
     }
     return 0;
 }
+
+void fw_set_snap(const nla_fw_set *set, double *x)
+{
+    switch (set->kind) {
+    case FW_SET_PROB_SIMPLEX:
+    case FW_SET_UNIT_SIMPLEX:
+        for (int64_t i = 0; i < set->n; i++)
+            if (x[i] < 0)
+                x[i] = 0;
+        break;
+    case FW_SET_LINF:
+        for (int64_t i = 0; i < set->n; i++)
+            x[i] = fmin(fmax(x[i], -set->r), set->r);
+        break;
+    case FW_SET_BOX:
+        for (int64_t i = 0; i < set->n; i++)
+            x[i] = fmin(fmax(x[i], set->lo[i]), set->hi[i]);
+        break;
+    default:
+        break;
+    }
+}

@@ -4,15 +4,29 @@
  * Iteration t, at x_t with f_t and g_t = grad f(x_t):
  *   v = LMO(g_t); gap = <g_t, x_t - v>; stop if gap <= tol (or max_iter,
  *   the time limit, the callback);
- *   a direction d with its largest step gamma_max:
+ *   a direction d with its largest step gamma_max (fw.h, fw_move):
  *     FW        d = v - x          gamma_max = 1
  *     away      d = x - a          gamma_max = l_a / (1 - l_a)
  *     pairwise  d = v - a          gamma_max = l_a
- *   where a is the active atom with the largest <g, a> (away-step takes
- *   the away direction only when <g, a - x> beats the FW gap);
+ *     local     d = s - a          gamma_max = l_a
+ *   where a is the active atom with the largest <g, a> and s the one with
+ *   the least <g, s>.  choose() says which the variant takes: away-step
+ *   takes the away direction when <g, a - x> beats the FW gap; blended
+ *   pairwise (BPCG) the local direction, with no use for v, when
+ *   <g, a - s> >= gap / FW_LAZY_K;
  *   gamma by the step rule, x_{t+1} = x_t + gamma d, and the active set's
- *   weights follow (a drop step removes a; weights <= 1e-12 are purged and
- *   the rest renormalized).
+ *   weights follow (fw_active.c).  When atoms leave a set of sparse atoms,
+ *   x is rebuilt from the weights, so that it has exact zeros off their
+ *   support and no entry of rounding's sign.
+ *
+ * Lazy steps (Braun, Pokutta, Zink 2017), as FrankWolfe.jl takes them:
+ * with phi an estimate of the gap, a step that the active set promises
+ * to gain phi / FW_LAZY_K by (choose_lazy) is taken without calling the
+ * LMO; otherwise the LMO is called, and when even its vertex gains less
+ * than phi / FW_LAZY_K, phi becomes min(gap, phi / 2) and x stays (a "gap"
+ * step).  The solve stops on the gap only where the LMO was called, and
+ * max_iter and the time limit call it, so that the gap reported is always
+ * that of the x returned.
  *
  * Built-in objectives carry the image w = M x along (w += gamma M d, with
  * M v a few columns of M for sparse vertices), so an iteration of least
@@ -31,30 +45,37 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "opt/fw.h"
 
 /* the constants the backend loops follow too (core/backend.h) */
 #define FW_REFRESH NLA_FW_REFRESH
-#define FW_PURGE 1e-12
 #define FW_BACKTRACK_MAX NLA_FW_BACKTRACK_MAX
 #define FW_ADAPT_ETA NLA_FW_ADAPT_ETA
 #define FW_ADAPT_TAU NLA_FW_ADAPT_TAU
+/* A local or lazy step must promise gap / FW_LAZY_K: FrankWolfe.jl's
+   lazy_tolerance, whose 2 keeps iterates sparse (the BPCG paper's 1 takes
+   fewer local steps). */
+#define FW_LAZY_K 2.0
 
 void fw_options_default(nla_fw_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->variant = NLA_FW_VANILLA;
-    o->rule = NLA_FW_AGNOSTIC;
+    o->variant = NLA_FW_AUTO;
+    o->rule = NLA_FW_ADAPTIVE;
     o->tol = 1e-7;
     o->max_iter = 10000;
 }
 
-double fw_now(void)
+/* The one place that says which variant NLA_FW_AUTO is. */
+void fw_options_resolve(const nla_fw_options *in, const nla_fw_set *set, int dev,
+                        nla_fw_options *out)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    int polytope = set->kind != FW_SET_NUCLEAR && set->kind != FW_SET_USER;
+    *out = *in;
+    if (out->variant == NLA_FW_AUTO)
+        out->variant = polytope && !dev ? NLA_FW_BLENDED_PAIRWISE : NLA_FW_VANILLA;
+    if (out->variant == NLA_FW_VANILLA)
+        out->lazy = 0;
 }
 
 static double dot(const double *x, const double *y, int64_t n)
@@ -73,109 +94,6 @@ static int all_finite(const double *x, int64_t n)
     return 1;
 }
 
-/* ------------------------------------------------------------ active set */
-
-struct atom { double lambda; fw_vertex *v; };
-
-struct active {
-    struct atom *a;
-    int64_t len, cap;
-};
-
-static void active_clear(struct active *s)
-{
-    for (int64_t i = 0; i < s->len; i++)
-        fw_vx_free(s->a[i].v);
-    s->len = 0;
-}
-
-static int active_find(const struct active *s, const fw_vertex *v, int64_t n, int64_t m)
-{
-    for (int64_t i = 0; i < s->len; i++)
-        if (fw_vx_equal(s->a[i].v, v, n, m))
-            return (int)i;
-    return -1;
-}
-
-static nla_status active_add(struct active *s, const fw_vertex *v, double lambda,
-                             int64_t n, int64_t m)
-{
-    fw_vertex *c;
-    if (s->len == s->cap) {
-        int64_t cap = s->cap ? 2 * s->cap : 16;
-        struct atom *a = realloc(s->a, (size_t)cap * sizeof *a);
-        if (!a)
-            return NLA_ENOMEM;
-        s->a = a;
-        s->cap = cap;
-    }
-    if (!(c = fw_vx_clone(v, n, m)))
-        return NLA_ENOMEM;
-    s->a[s->len].lambda = lambda;
-    s->a[s->len].v = c;
-    s->len++;
-    return NLA_OK;
-}
-
-static void active_remove(struct active *s, int64_t i)
-{
-    fw_vx_free(s->a[i].v);
-    s->a[i] = s->a[--s->len];
-}
-
-/* lambda_v += gamma, adding v when it is new */
-static nla_status active_credit(struct active *s, const fw_vertex *v, double gamma,
-                                int64_t n, int64_t m)
-{
-    int i = active_find(s, v, n, m);
-    if (i >= 0) {
-        s->a[i].lambda += gamma;
-        return NLA_OK;
-    }
-    return active_add(s, v, gamma, n, m);
-}
-
-static void active_purge(struct active *s)
-{
-    double sum = 0;
-    for (int64_t i = 0; i < s->len;) {
-        if (s->a[i].lambda <= FW_PURGE)
-            active_remove(s, i);
-        else
-            sum += s->a[i++].lambda;
-    }
-    if (sum > 0)
-        for (int64_t i = 0; i < s->len; i++)
-            s->a[i].lambda /= sum;
-}
-
-/* The start point as the first atom: one-hot when it has one non-zero. */
-static nla_status active_init(struct active *s, const double *x, int64_t n, int64_t m)
-{
-    int64_t nz = 0, at = 0, idx;
-    double val;
-    fw_vertex v;
-
-    for (int64_t i = 0; i < n; i++)
-        if (x[i] != 0) {
-            nz++;
-            at = i;
-        }
-    memset(&v, 0, sizeof v);
-    if (nz <= 1 && m == 1) {
-        v.kind = FW_VX_SPARSE;
-        v.nnz = nz;
-        idx = at;
-        val = x[at];
-        v.idx = &idx;
-        v.val = &val;
-    } else {
-        v.kind = FW_VX_DENSE;
-        v.dense = (double *)x;
-    }
-    return active_add(s, &v, 1.0, n, m);
-}
-
 /* --------------------------------------------------------------- workspace */
 
 struct ws {
@@ -186,15 +104,15 @@ struct ws {
     double *w, *mv, *ma, *md;           /* rows each (built-in) */
     double *scratch;                    /* max(n, rows) */
     fw_lmo_work lmo;
-    struct active as;
+    fw_active as;
+    int active, lazy;                   /* an active set; lazy steps */
 };
 
 static void ws_free(struct ws *w)
 {
     free(w->buf);
     fw_lmo_work_free(&w->lmo);
-    active_clear(&w->as);
-    free(w->as.a);
+    fw_active_free(&w->as);
 }
 
 static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_fw_set *set)
@@ -251,9 +169,10 @@ static nla_status evaluate(nla_context *ctx, const nla_fw_objective *obj, struct
 
 /* What one iteration decided. */
 struct step {
-    nla_fw_step_type type;
-    int64_t away;          /* index of the away atom, or -1 */
-    double dg, dd, curv;   /* <g,d>, |d|^2, d'Hd (built-in) */
+    nla_fw_step_type type;     /* FW, away, pairwise, local or gap */
+    fw_move mv;
+    double gto, gfrom;         /* <g, to>, <g, a_from> */
+    double dg, dd, curv;       /* <g,d>, |d|^2, d'Hd (built-in, user quadratic) */
     double gmax, gamma;
 };
 
@@ -317,76 +236,124 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
     return -1;
 }
 
-/* The away atom: the active atom with the largest <g, a>. */
-static int64_t away_atom(const struct ws *w, double *ga)
+/* The candidates of an iteration: <g, x>, the LMO's vertex with <g, v>
+   and the gap (lmo: called), and the active set's extremes a and s. */
+struct cand {
+    double gx, gv, gap;
+    int lmo;
+    int64_t ia, is;
+    double ga, gs;
+};
+
+static void take(struct step *st, nla_fw_step_type type, fw_dir dir, const fw_vertex *to,
+                 int64_t to_idx, double gto, int64_t from, double gfrom)
 {
-    int64_t best = -1;
-    for (int64_t i = 0; i < w->as.len; i++) {
-        double s = fw_vx_dot(w->as.a[i].v, w->g, w->n, w->vm);
-        if (best < 0 || s > *ga) {
-            best = i;
-            *ga = s;
-        }
-    }
-    return best;
+    st->type = type;
+    st->mv.dir = dir;
+    st->mv.to = to;
+    st->mv.to_idx = to_idx;
+    st->mv.from = from;
+    st->gto = gto;
+    st->gfrom = gfrom;
 }
 
-/* Choose the direction: fills st (type, away, dg, dd, curv, gmax) and
-   w->d, and w->md = M d (built-in) or w->hd = H d (user quadratic). */
-static nla_status direction(nla_context *ctx, const nla_fw_objective *obj,
-                            const nla_fw_options *opt, struct ws *w, double gx,
-                            double gv, double gap, struct step *st)
+/* The step after an LMO call, for every variant (lazy or not). */
+static void choose(const nla_fw_options *opt, const struct ws *w, const struct cand *c,
+                   struct step *st)
 {
-    const fw_vertex *v = &w->lmo.v, *a = NULL;
+    const fw_vertex *v = &w->lmo.v;
+    int have_a = c->ia >= 0;
+    double lam = have_a ? w->as.a[c->ia].lambda : 0;
+
+    take(st, NLA_FW_STEP_FW, FW_DIR_FW, v, -1, c->gv, -1, 0);
+    switch (opt->variant) {
+    case NLA_FW_AWAY:
+        if (!w->lazy && have_a && c->ga - c->gx > c->gap && lam < 1 - FW_PURGE)
+            take(st, NLA_FW_STEP_AWAY, FW_DIR_AWAY, NULL, -1, 0, c->ia, c->ga);
+        break;
+    case NLA_FW_PAIRWISE:
+        if (have_a && !fw_vx_equal(w->as.a[c->ia].v, v, w->n, w->vm))
+            take(st, NLA_FW_STEP_PAIRWISE, FW_DIR_PAIR, v, -1, c->gv, c->ia, c->ga);
+        break;
+    case NLA_FW_BLENDED_PAIRWISE:
+        if (!w->lazy && have_a && c->is != c->ia && c->ga - c->gs >= c->gap / FW_LAZY_K)
+            take(st, NLA_FW_STEP_LOCAL, FW_DIR_PAIR, w->as.a[c->is].v, c->is, c->gs, c->ia,
+                 c->ga);
+        break;
+    default:
+        break;
+    }
+}
+
+/* A lazy step from the active set alone, if one promises phi / FW_LAZY_K:
+   1 and st filled, or 0 (call the LMO). */
+static int choose_lazy(const nla_fw_options *opt, const struct ws *w, const struct cand *c,
+                       double phi, struct step *st)
+{
+    double want = phi / FW_LAZY_K;
+    if (c->ia < 0)
+        return 0;
+    if (opt->variant == NLA_FW_AWAY) {
+        if (c->gx - c->gs >= want) {
+            take(st, NLA_FW_STEP_LOCAL, FW_DIR_FW, w->as.a[c->is].v, c->is, c->gs, -1, 0);
+            return 1;
+        }
+        if (c->ga - c->gx >= want && w->as.a[c->ia].lambda < 1 - FW_PURGE) {
+            take(st, NLA_FW_STEP_AWAY, FW_DIR_AWAY, NULL, -1, 0, c->ia, c->ga);
+            return 1;
+        }
+        return 0;
+    }
+    if (c->is != c->ia && c->ga - c->gs >= want) {
+        take(st, NLA_FW_STEP_LOCAL, FW_DIR_PAIR, w->as.a[c->is].v, c->is, c->gs, c->ia,
+             c->ga);
+        return 1;
+    }
+    return 0;
+}
+
+/* w->d for st's move, with dg, dd, curv and gmax, and w->md = M d
+   (built-in) or w->hd = H d (user quadratic). */
+static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struct ws *w,
+                            double gx, struct step *st)
+{
+    const fw_vertex *to = st->mv.to;
+    const fw_vertex *a = st->mv.from >= 0 ? w->as.a[st->mv.from].v : NULL;
+    double lam = a ? w->as.a[st->mv.from].lambda : 0;
     int64_t n = w->n, rows = w->rows;
-    double ga = 0, lam = 0;
     nla_status s = NLA_OK;
 
-    st->type = NLA_FW_STEP_FW;
-    st->away = -1;
-    if (opt->variant != NLA_FW_VANILLA && w->as.len > 0) {
-        int64_t i = away_atom(w, &ga);
-        a = w->as.a[i].v;
-        lam = w->as.a[i].lambda;
-        if (opt->variant == NLA_FW_AWAY && ga - gx > gap && lam < 1 - FW_PURGE) {
-            st->type = NLA_FW_STEP_AWAY;
-            st->away = i;
-        } else if (opt->variant == NLA_FW_PAIRWISE && !fw_vx_equal(a, v, n, w->vm)) {
-            st->type = NLA_FW_STEP_PAIRWISE;
-            st->away = i;
-        }
-    }
-    switch (st->type) {
-    case NLA_FW_STEP_AWAY:
+    switch (st->mv.dir) {
+    case FW_DIR_AWAY:
         memcpy(w->d, w->x, (size_t)n * sizeof(double));
         fw_vx_axpy(a, -1.0, w->d, n, w->vm);
-        st->dg = gx - ga;
+        st->dg = gx - st->gfrom;
         st->gmax = lam / (1 - lam);
         if (w->builtin && (s = fw_op_apply_vertex(ctx, &obj->op, a, w->vm, w->ma,
                                                   w->scratch)) == NLA_OK)
             for (int64_t i = 0; i < rows; i++)
                 w->md[i] = w->w[i] - w->ma[i];
         break;
-    case NLA_FW_STEP_PAIRWISE:
+    case FW_DIR_PAIR:
         memset(w->d, 0, (size_t)n * sizeof(double));
-        fw_vx_axpy(v, 1.0, w->d, n, w->vm);
+        fw_vx_axpy(to, 1.0, w->d, n, w->vm);
         fw_vx_axpy(a, -1.0, w->d, n, w->vm);
-        st->dg = gv - ga;
+        st->dg = st->gto - st->gfrom;
         st->gmax = lam;
         if (w->builtin &&
-            (s = fw_op_apply_vertex(ctx, &obj->op, v, w->vm, w->mv, w->scratch)) == NLA_OK &&
+            (s = fw_op_apply_vertex(ctx, &obj->op, to, w->vm, w->mv, w->scratch)) == NLA_OK &&
             (s = fw_op_apply_vertex(ctx, &obj->op, a, w->vm, w->ma, w->scratch)) == NLA_OK)
             for (int64_t i = 0; i < rows; i++)
                 w->md[i] = w->mv[i] - w->ma[i];
         break;
-    default:
+    case FW_DIR_FW:
         for (int64_t i = 0; i < n; i++)
             w->d[i] = -w->x[i];
-        fw_vx_axpy(v, 1.0, w->d, n, w->vm);
-        st->dg = gv - gx;
+        fw_vx_axpy(to, 1.0, w->d, n, w->vm);
+        st->dg = st->gto - gx;
         st->gmax = 1;
         if (w->builtin &&
-            (s = fw_op_apply_vertex(ctx, &obj->op, v, w->vm, w->mv, w->scratch)) == NLA_OK)
+            (s = fw_op_apply_vertex(ctx, &obj->op, to, w->vm, w->mv, w->scratch)) == NLA_OK)
             for (int64_t i = 0; i < rows; i++)
                 w->md[i] = w->mv[i] - w->w[i];
         break;
@@ -402,237 +369,177 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj,
     return s;
 }
 
-static nla_status update_active(struct ws *w, const nla_fw_options *opt,
-                                const struct step *st)
-{
-    struct active *as = &w->as;
-    const fw_vertex *v = &w->lmo.v;
-    double gamma = st->gamma;
-    nla_status s = NLA_OK;
-
-    if (opt->variant == NLA_FW_VANILLA || gamma == 0)
-        return NLA_OK;
-    if (st->type == NLA_FW_STEP_FW || (st->away < 0)) {
-        if (gamma >= 1) {
-            active_clear(as);
-            s = active_add(as, v, 1.0, w->n, w->vm);
-        } else {
-            for (int64_t i = 0; i < as->len; i++)
-                as->a[i].lambda *= 1 - gamma;
-            s = active_credit(as, v, gamma, w->n, w->vm);
-        }
-    } else if (opt->variant == NLA_FW_AWAY) {
-        for (int64_t i = 0; i < as->len; i++)
-            as->a[i].lambda *= 1 + gamma;
-        as->a[st->away].lambda -= gamma;
-        if (st->type == NLA_FW_STEP_DROP)
-            as->a[st->away].lambda = 0;
-    } else {
-        as->a[st->away].lambda -= gamma;
-        if (st->type == NLA_FW_STEP_DROP)
-            as->a[st->away].lambda = 0;
-        s = active_credit(as, v, gamma, w->n, w->vm);
-    }
-    active_purge(as);
-    return s;
-}
-
-/* --------------------------------------------------------------- reporting */
-
-static const char *type_name(nla_fw_step_type t)
-{
-    switch (t) {
-    case NLA_FW_STEP_FW:       return "FW";
-    case NLA_FW_STEP_AWAY:     return "away";
-    case NLA_FW_STEP_PAIRWISE: return "pairwise";
-    case NLA_FW_STEP_DROP:     return "drop";
-    }
-    return "?";
-}
-
-void fw_verbose_header(FILE *out)
-{
-    fprintf(out, "%10s %-8s %24s %12s %10s %10s\n", "iteration", "type", "primal",
-            "gap", "time(s)", "it/s");
-}
-
-static void verbose_row(FILE *out, int64_t t, const char *type, double f, double gap,
-                        double el)
-{
-    fprintf(out, "%10lld %-8s %24.16e %12.4e %10.3f %10.4g\n", (long long)t, type, f,
-            gap, el, el > 0 ? (double)t / el : 0.0);
-}
-
-/* ---------------------------------- shared with the backend loop (fw.h) */
-
-int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best)
-{
-    if (!isfinite(gap))
-        return NLA_FW_STOP_NUMERIC;
-    if (gap < *best)
-        *best = gap;
-    if (gap <= opt->tol)
-        return NLA_FW_STOP_GAP;
-    if (t >= opt->max_iter)
-        return NLA_FW_STOP_MAX_ITER;
-    if (opt->time_limit > 0 && el >= opt->time_limit)
-        return NLA_FW_STOP_TIME;
-    return -1;
-}
-
-int fw_report_step(const nla_fw_options *opt, const nla_fw_state *state)
-{
-    if (opt->cb && opt->cb(state, opt->cb_user))
-        return NLA_FW_STOP_CALLBACK;
-    if (opt->out && state->t % opt->every == 0)
-        verbose_row(opt->out, state->t, type_name(state->type), state->f, state->gap,
-                    state->time_s);
-    return -1;
-}
-
-nla_status fw_finish(nla_context *ctx, const nla_fw_options *opt, const struct fw_end *e,
-                     nla_fw_result *res)
-{
-    nla_status s = e->stop == NLA_FW_STOP_GAP || e->stop == NLA_FW_STOP_CALLBACK ? NLA_OK
-                   : e->stop == NLA_FW_STOP_NUMERIC ? NLA_ENUMERIC : NLA_EMAXITER;
-    if (opt->out) {
-        verbose_row(opt->out, e->t, "last", e->f, e->gap, e->el);
-        fflush(opt->out);
-    }
-    if (res) {
-        res->status = s;
-        res->stop = e->stop;
-        res->iterations = e->t;
-        res->f = e->f;
-        res->gap = e->gap;
-        res->best_gap = e->best;
-        res->time_s = e->el;
-        res->active_set_size = e->active;
-    }
-    if (s == NLA_ENUMERIC)
-        return nla_fail(ctx, s, "nla_fw_solve",
-                        "f, its gradient or H d is not finite after iteration %lld; x is "
-                        "the last finite iterate", (long long)e->t);
-    if (s == NLA_EMAXITER)
-        return nla_fail(ctx, s, "nla_fw_solve", "%s (%lld iterations, gap %.3g)",
-                        e->stop == NLA_FW_STOP_TIME ? "time limit reached"
-                                                    : "iteration limit reached",
-                        (long long)e->t, e->gap);
-    nla_ok(ctx);
-    return s;
-}
-
 /* ------------------------------------------------------------------- loop */
+
+/* gamma by the step rule; -1 where backtracking fails. */
+static int step_size(const nla_fw_objective *obj, const nla_fw_options *opt, struct ws *w,
+                     double f, int64_t t, double *Lest, struct step *st)
+{
+    switch (opt->rule) {
+    case NLA_FW_SHORT_STEP:
+        st->gamma = st->dd > 0 ? clip(-st->dg / (opt->L * st->dd), st->gmax) : 0;
+        return 0;
+    case NLA_FW_EXACT:
+        st->gamma = st->curv > 0 ? clip(-st->dg / st->curv, st->gmax)
+                                 : st->dg < 0 ? st->gmax : 0;
+        return 0;
+    case NLA_FW_ADAPTIVE:
+        st->gamma = 0;
+        return st->dd > 0 ? adaptive_step(obj, w, f, Lest, st) : 0;
+    default:
+        st->gamma = clip(2.0 / ((double)t + 2.0), st->gmax);
+        return 0;
+    }
+}
+
+/* The LMO at the current gradient: c->gv and c->gap. */
+static nla_status call_lmo(nla_context *ctx, const nla_fw_set *set, struct ws *w,
+                           struct cand *c, int64_t *calls)
+{
+    nla_status s = fw_set_lmo(ctx, set, w->g, &w->lmo);
+    if (s != NLA_OK)
+        return s;
+    c->gv = fw_vx_dot(&w->lmo.v, w->g, w->n, w->vm);
+    c->gap = c->gx - c->gv;
+    c->lmo = 1;
+    (*calls)++;
+    return NLA_OK;
+}
 
 nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_set *set,
                     const nla_fw_options *opt, double *x, nla_fw_result *res)
 {
     struct ws w;
     struct step st;
-    double t0 = fw_now(), f, fn, gap = INFINITY, best = INFINITY, Lest = opt->L, el = 0;
-    int64_t t = 0, n = set->n;
-    nla_fw_stop stop = NLA_FW_STOP_MAX_ITER;
+    struct cand c;
+    struct fw_end e = { NLA_FW_STOP_MAX_ITER, 0, 0, 0, NAN, INFINITY, INFINITY, 0, 0 };
+    double t0 = fw_now(), fn, Lest = opt->L, phi = INFINITY;
+    int64_t n = set->n, removed;
     nla_status s;
     int k;
 
     if ((s = ws_init(&w, obj, set)) != NLA_OK)
         return nla_fail(ctx, s, "nla_fw_solve", "cannot allocate the workspace");
+    w.active = opt->variant != NLA_FW_VANILLA;
+    w.lazy = w.active && opt->lazy;
     memcpy(w.x, x, (size_t)n * sizeof(double));
-    if (opt->variant != NLA_FW_VANILLA && (s = active_init(&w.as, w.x, n, w.vm)) != NLA_OK)
+    if (w.active && (s = fw_active_init(&w.as, w.x, n, w.vm)) != NLA_OK)
         goto fail;
     if (w.builtin && (s = fw_op_apply(ctx, &obj->op, 0, w.x, w.w)) != NLA_OK)
         goto fail;
-    if ((s = evaluate(ctx, obj, &w, w.x, &f, w.g)) != NLA_OK)
+    if ((s = evaluate(ctx, obj, &w, w.x, &e.f, w.g)) != NLA_OK)
         goto fail;
     if (opt->out)
         fw_verbose_header(opt->out);
-    if (!isfinite(f) || !all_finite(w.g, n)) {
-        stop = NLA_FW_STOP_NUMERIC;
+    if (!isfinite(e.f) || !all_finite(w.g, n)) {
+        e.stop = NLA_FW_STOP_NUMERIC;
+        e.at_start = 1;
         goto done;
     }
+    memset(&c, 0, sizeof c);
     for (;;) {
-        double gx, gv;
-        if ((s = fw_set_lmo(ctx, set, w.g, &w.lmo)) != NLA_OK)
-            goto fail;
-        gx = dot(w.g, w.x, n);
-        gv = fw_vx_dot(&w.lmo.v, w.g, n, w.vm);
-        gap = gx - gv;
-        el = fw_now() - t0;
-        if ((k = fw_check_stop(opt, gap, t, el, &best)) >= 0) {
-            stop = (nla_fw_stop)k;
-            break;
-        }
-        if ((s = direction(ctx, obj, opt, &w, gx, gv, gap, &st)) != NLA_OK)
-            goto fail;
-        if (w.uquad && !(isfinite(st.curv) && all_finite(w.hd, n))) {
-            stop = NLA_FW_STOP_NUMERIC;
-            break;
-        }
-        switch (opt->rule) {
-        case NLA_FW_SHORT_STEP:
-            st.gamma = st.dd > 0 ? clip(-st.dg / (opt->L * st.dd), st.gmax) : 0;
-            break;
-        case NLA_FW_EXACT:
-            st.gamma = st.curv > 0 ? clip(-st.dg / st.curv, st.gmax)
-                                   : st.dg < 0 ? st.gmax : 0;
-            break;
-        case NLA_FW_ADAPTIVE:
-            if (st.dd <= 0)
-                st.gamma = 0;
-            else if (adaptive_step(obj, &w, f, &Lest, &st) != 0) {
-                stop = NLA_FW_STOP_NUMERIC;
-                goto done;
-            }
-            break;
-        default:
-            st.gamma = clip(2.0 / ((double)t + 2.0), st.gmax);
-            break;
-        }
-        if (st.away >= 0 && st.gamma >= st.gmax)
-            st.type = NLA_FW_STEP_DROP;
-        {
-            nla_fw_state state = { t, f, gap, st.gamma, st.type, w.as.len, el, n, w.x };
-            if ((k = fw_report_step(opt, &state)) >= 0) {
-                stop = (nla_fw_stop)k;
+        c.gx = dot(w.g, w.x, n);
+        c.lmo = 0;
+        c.ia = c.is = -1;
+        e.el = fw_now() - t0;
+        if (w.active)
+            fw_active_extremes(&w.as, w.g, n, w.vm, &c.ia, &c.ga, &c.is, &c.gs);
+        /* a lazy step needs no LMO; a stop by max_iter or time calls it */
+        if (!(w.lazy && e.t < opt->max_iter &&
+              !(opt->time_limit > 0 && e.el >= opt->time_limit) &&
+              choose_lazy(opt, &w, &c, phi, &st))) {
+            if ((s = call_lmo(ctx, set, &w, &c, &e.lmo_calls)) != NLA_OK)
+                goto fail;
+            e.gap = c.gap;
+            if ((k = fw_check_stop(opt, c.gap, e.t, e.el, &e.best)) >= 0) {
+                e.stop = (nla_fw_stop)k;
                 break;
             }
+            if (w.lazy && !(phi < INFINITY))
+                phi = c.gap;   /* the first call */
+            if (w.lazy && c.gap < phi / FW_LAZY_K) {
+                phi = fmin(c.gap, phi / 2);
+                st.type = NLA_FW_STEP_GAP;
+            } else
+                choose(opt, &w, &c, &st);
+        }
+        st.gamma = 0;
+        if (st.type != NLA_FW_STEP_GAP) {
+            if ((s = direction(ctx, obj, &w, c.gx, &st)) != NLA_OK)
+                goto fail;
+            if (w.uquad && !(isfinite(st.curv) && all_finite(w.hd, n))) {
+                e.stop = NLA_FW_STOP_NUMERIC;
+                break;
+            }
+            if (step_size(obj, opt, &w, e.f, e.t, &Lest, &st) != 0) {
+                e.stop = NLA_FW_STOP_NUMERIC;
+                break;
+            }
+            if (st.mv.from >= 0 && st.gamma >= st.gmax)
+                st.type = NLA_FW_STEP_DROP;
+        }
+        {
+            nla_fw_state state = { e.t, e.f, e.gap, st.gamma, st.type, w.as.len, e.el, n,
+                                   w.x, e.lmo_calls };
+            if ((k = fw_report_step(opt, &state)) >= 0) {
+                e.stop = (nla_fw_stop)k;
+                break;
+            }
+        }
+        if (st.type == NLA_FW_STEP_GAP) {
+            e.t++;
+            continue;
         }
         for (int64_t i = 0; i < n; i++)
             w.xn[i] = w.x[i] + st.gamma * w.d[i];
         if (w.builtin)
             for (int64_t i = 0; i < w.rows; i++)
                 w.w[i] += st.gamma * w.md[i];
-        if ((s = update_active(&w, opt, &st)) != NLA_OK)
-            goto fail;
-        t++;
-        if (w.builtin && t % FW_REFRESH == 0 &&
+        if (w.active) {
+            if ((s = fw_active_step(&w.as, &st.mv, st.gamma, st.type == NLA_FW_STEP_DROP,
+                                    n, w.vm, &removed)) != NLA_OK)
+                goto fail;
+            if (removed)
+                fw_active_rebuild(&w.as, w.xn, n);
+        }
+        e.t++;
+        if (w.builtin && e.t % FW_REFRESH == 0 &&
             (s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w)) != NLA_OK)
             goto fail;
-        if (w.uquad && t % FW_REFRESH != 0) {
+        if (w.uquad && e.t % FW_REFRESH != 0) {
             for (int64_t i = 0; i < n; i++)
                 w.g[i] += st.gamma * w.hd[i];
-            fn = f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;
+            fn = e.f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;
         } else if ((s = evaluate(ctx, obj, &w, w.xn, &fn, w.g)) != NLA_OK)
             goto fail;
         if (!isfinite(fn) || !all_finite(w.g, n)) {
-            stop = NLA_FW_STOP_NUMERIC;
-            t--;
+            e.stop = NLA_FW_STOP_NUMERIC;
+            e.t--;
             break;
         }
-        f = fn;
+        e.f = fn;
         {
             double *tmp = w.x;
             w.x = w.xn;
             w.xn = tmp;
         }
     }
+    /* a callback stop after a lazy step: the gap of the x returned */
+    if (e.stop == NLA_FW_STOP_CALLBACK && !c.lmo) {
+        if ((s = call_lmo(ctx, set, &w, &c, &e.lmo_calls)) != NLA_OK)
+            goto fail;
+        e.gap = c.gap;
+        if (c.gap < e.best)
+            e.best = c.gap;
+    }
 done:
     memcpy(x, w.x, (size_t)n * sizeof(double));
-    {
-        struct fw_end e = { stop, t, w.as.len, f, gap, best, fw_now() - t0 };
-        ws_free(&w);
-        return fw_finish(ctx, opt, &e, res);
-    }
+    if (e.t > 0)
+        fw_set_snap(set, x);
+    e.active = w.as.len;
+    e.el = fw_now() - t0;
+    ws_free(&w);
+    return fw_finish(ctx, opt, &e, res);
 fail:
     ws_free(&w);
     return nla_fail(ctx, s, "nla_fw_solve", "%s", nla_strerror(s));

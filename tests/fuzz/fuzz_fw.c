@@ -716,6 +716,9 @@ static int start_point(const setp *sp, unsigned mode, double *x)
     return 0;
 }
 
+/* the variant and lazy flag set on the options */
+static int opt_variant = NLA_FW_AUTO, opt_lazy;
+
 static void try_solve(const setp *sp, const nla_fw_set *set, const objp *op,
                       const nla_fw_objective *obj, nla_fw_options *opt, int64_t max_iter,
                       double tol, int rule, reader *rd)
@@ -739,12 +742,13 @@ static void try_solve(const setp *sp, const nla_fw_set *set, const objp *op,
                      nulls == 2 ? NULL : set, nulls == 3 ? NULL : opt, nulls == 4 ? NULL : x,
                      use_res ? &res : NULL);
     if (nulls == 3) {                 /* opt NULL: the defaults */
-        rule = NLA_FW_AGNOSTIC;
+        rule = NLA_FW_ADAPTIVE;
         max_iter = 10000;
         tol = 1e-7;
     }
     if ((nulls >= 0 && nulls != 3) || mismatch || !feas ||
-        (rule == NLA_FW_EXACT && op->kind == O_USER)) {   /* a user quadratic: allowed */
+        (rule == NLA_FW_EXACT && op->kind == O_USER) ||   /* a user quadratic: allowed */
+        (nulls != 3 && opt_lazy && opt_variant == NLA_FW_VANILLA)) {
         rejected(s, "nla_fw_solve");
         FUZZ_ASSERT(!memcmp(x, xsave, sizeof x) && !memcmp(&res, &rsave, sizeof res),
                     "nla_fw_solve rejected (%s) but wrote x or res", nla_last_error());
@@ -828,11 +832,11 @@ static void set_options(nla_fw_options *opt, reader *rd, int64_t *max_iter, doub
     static const double reals[] = {0, 1e-9, 1e-6, 1, 10, 1e-3, -1, NAN, INFINITY, -0.0};
     int count = (int)(rd_byte(rd) % 6);
     for (int i = 0; i < count; i++) {
-        unsigned what = rd_byte(rd) % 7, sel = rd_byte(rd);
+        unsigned what = rd_byte(rd) % 8, sel = rd_byte(rd);
         double val = reals[rd_byte(rd) % 10];
         struct nla_fw_options before;
         nla_fw_options *o = sel > 245 ? NULL : opt;
-        int ok = o != NULL, ev = (int)(sel % 4);
+        int ok = o != NULL, ev = (int)(sel % 6);
         nla_status s;
         memcpy(&before, opt, sizeof before);
         if (sel >= 200 && sel <= 245)
@@ -840,9 +844,14 @@ static void set_options(nla_fw_options *opt, reader *rd, int64_t *max_iter, doub
         switch (what) {
         case 0:
             s = nla_fw_options_set_variant(o, (nla_fw_variant)ev);
-            ok = ok && ev >= 0 && ev <= 2;
+            ok = ok && ev >= 0 && ev <= NLA_FW_AUTO;
+            if (s == NLA_OK && ok)
+                opt_variant = ev;
             break;
         case 1:
+            ev %= 4;
+            if (sel >= 200 && sel <= 245)
+                ev = (int)(int32_t)rd_u64(rd, 4);
             s = nla_fw_options_set_step(o, (nla_fw_step_rule)ev, val);
             ok = ok && ev >= 0 && ev <= 3 && isfinite(val) &&
                  (val > 0 || (ev != NLA_FW_SHORT_STEP && val == 0));
@@ -875,6 +884,13 @@ static void set_options(nla_fw_options *opt, reader *rd, int64_t *max_iter, doub
             if (!ok || (sel & 64))
                 cb_stop_at = -1;
             break;
+        case 6:
+            ev = sel < 200 ? (int)(sel % 3) : ev;
+            s = nla_fw_options_set_lazy(o, ev);
+            ok = ok && (ev == 0 || ev == 1);
+            if (s == NLA_OK && ok)
+                opt_lazy = ev;
+            break;
         default: {
             int64_t every = sel < 200 ? (int64_t)(sel % 3) : rd_size(rd, 3);
             FILE *out = sel & 1 ? devnull : NULL;
@@ -905,7 +921,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     nla_fw_options *opt = NULL;
     int64_t max_iter = 10000;
     double tol = 1e-7;
-    int rule = NLA_FW_AGNOSTIC, svalid, ovalid, sused;
+    int rule = NLA_FW_ADAPTIVE, svalid, ovalid, sused;
     nla_status s;
 
     if (!ctx && nla_context_create(&ctx, NLA_BACKEND_CPU) != NLA_OK)
@@ -1039,6 +1055,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (nla_fw_options_create(&opt) != NLA_OK)
         abort();
+    opt_variant = NLA_FW_AUTO;
+    opt_lazy = 0;
     {
         /* a few iterations by default */
         nla_status s1 = nla_fw_options_set_max_iter(opt, max_iter = 1 + rd_byte(&rd) % 30);

@@ -11,6 +11,7 @@
  *     the LMO on under 20% of iterations once the active set has settled;
  *   - the gap reported is that of the x returned, after lazy steps too;
  *   - away and pairwise steps that drop atoms leave exact zeros;
+ *   - the gradient by G = A'A and by products with A give the same solve;
  *   - NaN at the start point: NLA_ENUMERIC, x unchanged;
  *   - bad options: status, message naming the argument, nothing written.
  */
@@ -459,6 +460,79 @@ Test(bpcg, drops_leave_exact_zeros)
         planted_free(&p);
     }
     cr_assert_eq(bad[0], 0, "%s", bad);
+}
+
+/* ------------------------------------------- the gradient by G = A'A */
+
+/* A verbose table's text (the "gram" row says G took over). */
+static int verbose_says_gram(FILE *f)
+{
+    char line[256];
+    int found = 0;
+    rewind(f);
+    while (fgets(line, sizeof line, f))
+        found |= strstr(line, " gram ") != NULL;
+    return found;
+}
+
+/* Least squares over sparse vertices carries its gradient by G = A'A after
+   n/8 iterations; NLA_FW_GRAM=never|always forces each path, and both
+   give the same solve, over the simplex, the L1 ball and the K-sparse
+   polytope, for every variant. */
+Test(bpcg, gram_and_products_agree)
+{
+    struct planted p = plant_simplex(200, 100, 51, 10);
+    static const struct { nla_fw_variant v; nla_fw_step_rule r; int lazy; int64_t cap; } runs[] = {
+        { NLA_FW_VANILLA, NLA_FW_AGNOSTIC, 0, 300 }, { NLA_FW_AWAY, NLA_FW_EXACT, 0, 20000 },
+        { NLA_FW_PAIRWISE, NLA_FW_EXACT, 0, 20000 },
+        { NLA_FW_BLENDED_PAIRWISE, NLA_FW_ADAPTIVE, 0, 20000 },
+        { NLA_FW_BLENDED_PAIRWISE, NLA_FW_EXACT, 1, 20000 },
+    };
+    nla_fw_objective *obj = NULL;
+    nla_fw_set *sets[3] = {0};
+    double *x[2] = { dalloc((size_t)p.n), dalloc((size_t)p.n) };
+
+    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_prob_simplex(&sets[0], p.n, 1.0), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_l1_ball(&sets[1], p.n, 0.5), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_ksparse(&sets[2], p.n, 5, 0.1), NLA_OK);
+    for (int s = 0; s < 3; s++)
+        for (int r = 0; r < 5; r++) {
+            nla_fw_result res[2];
+            for (int mode = 0; mode < 2; mode++) {
+                nla_fw_options *opt = options(runs[r].v, runs[r].r, 0, 1e-10, runs[r].cap);
+                FILE *out = tmpfile();
+                cr_assert(out);
+                cr_assert_eq(setenv("NLA_FW_GRAM", mode ? "always" : "never", 1), 0);
+                cr_assert_eq(nla_fw_options_set_lazy(opt, runs[r].lazy), NLA_OK);
+                cr_assert_eq(nla_fw_options_set_verbose(opt, out, 1000), NLA_OK);
+                memset(x[mode], 0, (size_t)p.n * sizeof(double));
+                x[mode][0] = s == 0 ? 1 : 0;
+                cr_assert_eq(nla_fw_solve(ctx, obj, sets[s], opt, x[mode], &res[mode]),
+                             runs[r].cap == 300 ? NLA_EMAXITER : NLA_OK, "set %d run %d: %s",
+                             s, r, nla_context_error(ctx));
+                cr_assert_eq(verbose_says_gram(out), mode, "set %d run %d, mode %d", s, r,
+                             mode);
+                fclose(out);
+                nla_fw_options_destroy(opt);
+            }
+            cr_assert_eq(res[0].stop, res[1].stop);
+            cr_assert_leq(fabs(res[0].f - res[1].f), 1e-10 * (1 + fabs(res[0].f)),
+                          "set %d run %d: f %.17g by products, %.17g by G", s, r, res[0].f,
+                          res[1].f);
+            if (runs[r].cap == 300)   /* the same steps */
+                cr_assert_leq(ref_max_diff(x[0], x[1], p.n), 1e-9, "set %d: x differs by %g",
+                              s, ref_max_diff(x[0], x[1], p.n));
+            if (s == 0 && runs[r].cap > 300)
+                cr_assert_leq(res[1].f - p.fstar, 1e-10, "run %d by G", r);
+        }
+    unsetenv("NLA_FW_GRAM");
+    for (int s = 0; s < 3; s++)
+        nla_fw_set_destroy(sets[s]);
+    nla_fw_objective_destroy(obj);
+    free(x[0]);
+    free(x[1]);
+    planted_free(&p);
 }
 
 /* ------------------------------------------------------------ bad input */

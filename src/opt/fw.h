@@ -172,6 +172,14 @@ nla_status fw_obj_from_image(nla_context *ctx, const nla_fw_objective *o,
                              double *grad, double *scratch);
 /* Built-in: the curvature d'Hd along d, from x, d, Md. */
 double fw_obj_curvature(const nla_fw_objective *o, const double *d, const double *md);
+/* Least squares with a dense A over a set of sparse vertices, n <= 2m:
+   the solver may carry the gradient along by G = A'A (fw_solve.c).
+   fw_gram_build writes G (n-by-n) and c = A'b; fw_gram_axpy y += alpha G v
+   for a sparse vertex v. */
+int fw_gram_fits(const nla_fw_objective *o, const nla_fw_set *set);
+nla_status fw_gram_build(nla_context *ctx, const nla_fw_objective *o, double *gram,
+                         double *c);
+void fw_gram_axpy(const double *gram, int64_t n, const fw_vertex *v, double alpha, double *y);
 /* Any objective: f(x) and grad (may be NULL). */
 nla_status fw_obj_eval(nla_context *ctx, const nla_fw_objective *o, const double *x,
                        double *f, double *grad);

@@ -148,3 +148,56 @@ nla_status fw_obj_eval(nla_context *ctx, const nla_fw_objective *o, const double
     free(scratch);
     return s;
 }
+
+int fw_gram_fits(const nla_fw_objective *o, const nla_fw_set *set)
+{
+    if (o->kind != FW_OBJ_LSQ || o->op.kind != FW_OP_DENSE)
+        return 0;
+    switch (set->kind) {
+    case FW_SET_PROB_SIMPLEX:
+    case FW_SET_UNIT_SIMPLEX:
+    case FW_SET_L1:
+    case FW_SET_KSPARSE:
+        return o->op.cols <= 2 * o->op.rows;
+    default:
+        return 0;
+    }
+}
+
+/* G = A'A is built by panels of GRAM_NB columns, each with the rows of G
+   above it, so that gemm does about half of A'A's work (the upper
+   triangle, plus n GRAM_NB / 2), and the lower triangle is then mirrored:
+   G is exactly symmetric. */
+#define GRAM_NB 512
+
+nla_status fw_gram_build(nla_context *ctx, const nla_fw_objective *o, double *gram,
+                         double *c)
+{
+    const fw_op *op = &o->op;
+    int64_t m = op->rows, n = op->cols;
+    nla_exec ex;
+    const struct nla_backend_ops *ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
+    nla_status s = NLA_OK;
+
+    for (int64_t j0 = 0; j0 < n && s == NLA_OK; j0 += GRAM_NB) {
+        int64_t jb = n - j0 < GRAM_NB ? n - j0 : GRAM_NB;
+        s = ops->dgemm(&ex, NLA_TRANS, NLA_NO_TRANS, j0 + jb, jb, m, 1.0, op->a, op->ld, 0,
+                       op->a + j0 * op->ld, op->ld, 0, 0.0, gram + j0 * n, n, 0, 1);
+    }
+    if (s != NLA_OK)
+        return s;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = j + 1; i < n; i++)
+            gram[i + j * n] = gram[j + i * n];
+    return ops->dgemv(&ex, NLA_TRANS, m, n, 1.0, op->a, op->ld, o->b, 1, 0.0, c, 1);
+}
+
+void fw_gram_axpy(const double *gram, int64_t n, const fw_vertex *v, double alpha, double *y)
+{
+    for (int64_t k = 0; k < v->nnz; k++) {
+        const double *col = gram + v->idx[k] * n;
+        double s = alpha * v->val[k];
+        for (int64_t i = 0; i < n; i++)
+            y[i] += s * col[i];
+    }
+}

@@ -28,6 +28,13 @@
  * max_iter and the time limit call it, so that the gap reported is always
  * that of the x returned.
  *
+ * Least squares with a dense A over sparse vertices (simplices, L1, K-sparse;
+ * fw_gram_fits) moves to G = A'A after n / FW_GRAM_DIV iterations, once
+ * every atom is sparse: then G d comes from the columns of G at the
+ * vertices of d (G x = g + A'b), and g and f follow it as for a user
+ * quadratic, O(n) an iteration, with w and both refreshed from A every
+ * FW_REFRESH iterations.
+ *
  * Built-in objectives carry the image w = M x along (w += gamma M d, with
  * M v a few columns of M for sparse vertices), so an iteration of least
  * squares over a simplex costs one product with M' plus O(m + n); w is
@@ -52,6 +59,13 @@
 #define FW_BACKTRACK_MAX NLA_FW_BACKTRACK_MAX
 #define FW_ADAPT_ETA NLA_FW_ADAPT_ETA
 #define FW_ADAPT_TAU NLA_FW_ADAPT_TAU
+/* Least squares over sparse vertices switches to the Gram matrix after
+   n / FW_GRAM_DIV iterations, when the products with A' already paid for
+   equal G's cost (the rent-or-buy rule): G's upper triangle is m n^2 / 2
+   multiply-adds at gemm's speed, an iteration without it streams A once,
+   m n multiply-adds at 8 bytes each, and one core's gemm does 4 to 6 of
+   those in the time memory gives 8 bytes (doc/tuning.md 8). */
+#define FW_GRAM_DIV 8
 /* A local or lazy step must promise gap / FW_LAZY_K: FrankWolfe.jl's
    lazy_tolerance, whose 2 keeps iterates sparse (the BPCG paper's 1 takes
    fewer local steps). */
@@ -106,13 +120,28 @@ struct ws {
     fw_lmo_work lmo;
     fw_active as;
     int active, lazy;                   /* an active set; lazy steps */
+    int use_gram;                       /* g and f follow G d */
+    int64_t gram_at;                    /* the iteration to try it at, or -1 */
+    double *gram, *gc;                  /* G = A'A and A'b */
 };
+
+/* The iteration at which least squares tries G, or -1: n / FW_GRAM_DIV,
+   or NLA_FW_GRAM=never|always (tests force each path). */
+static int64_t gram_when(const nla_fw_objective *obj, const nla_fw_set *set, int64_t n)
+{
+    const char *env = getenv("NLA_FW_GRAM");
+    if (!fw_gram_fits(obj, set) || (env && strcmp(env, "never") == 0))
+        return -1;
+    return env && strcmp(env, "always") == 0 ? 0 : n / FW_GRAM_DIV;
+}
 
 static void ws_free(struct ws *w)
 {
     free(w->buf);
     fw_lmo_work_free(&w->lmo);
     fw_active_free(&w->as);
+    free(w->gram);
+    free(w->gc);
 }
 
 static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_fw_set *set)
@@ -126,6 +155,7 @@ static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_f
     w->builtin = !fw_obj_is_user(obj);
     w->uquad = obj->kind == FW_OBJ_USER_QUAD;
     w->rows = fw_obj_image_len(obj);
+    w->gram_at = gram_when(obj, set, w->n);
     n = (size_t)w->n;
     rows = (size_t)w->rows;
     /* the front end bounds 8*n and 8*rows by PTRDIFF_MAX, not 12 of them */
@@ -312,6 +342,47 @@ static int choose_lazy(const nla_fw_options *opt, const struct ws *w, const stru
     return 0;
 }
 
+/* w->hd = G d from the columns of G at d's vertices (G x = g + A'b). */
+static void gram_hd(struct ws *w, const struct step *st)
+{
+    const fw_vertex *a = st->mv.from >= 0 ? w->as.a[st->mv.from].v : NULL;
+    int64_t n = w->n;
+
+    for (int64_t i = 0; i < n; i++)
+        w->hd[i] = st->mv.dir == FW_DIR_PAIR ? 0
+                   : st->mv.dir == FW_DIR_FW ? -(w->g[i] + w->gc[i])
+                                              : w->g[i] + w->gc[i];
+    if (st->mv.dir != FW_DIR_AWAY)
+        fw_gram_axpy(w->gram, n, st->mv.to, 1.0, w->hd);
+    if (a)
+        fw_gram_axpy(w->gram, n, a, -1.0, w->hd);
+}
+
+/* Moves to G when every atom is sparse (else tries again next iteration):
+   NLA_OK, with w->use_gram set unless memory ran short, or a kernel's
+   failure. */
+static nla_status gram_start(nla_context *ctx, const nla_fw_objective *obj,
+                             const nla_fw_options *opt, struct ws *w, int64_t t)
+{
+    size_t n = (size_t)w->n;
+    nla_status s;
+    for (int64_t i = 0; i < w->as.len; i++)
+        if (w->as.a[i].v->kind != FW_VX_SPARSE)
+            return NLA_OK;
+    w->gram_at = -1;
+    if (n > SIZE_MAX / sizeof(double) / (n ? n : 1) ||
+        !(w->gram = malloc(n * n * sizeof(double))) ||
+        !(w->gc = malloc(n * sizeof(double))))
+        return NLA_OK;
+    if ((s = fw_gram_build(ctx, obj, w->gram, w->gc)) != NLA_OK)
+        return s;
+    w->use_gram = 1;
+    if (opt->out)
+        fprintf(opt->out, "%10lld %-8s the gradient from G = A'A (%lld x %lld) on\n",
+                (long long)t, "gram", (long long)n, (long long)n);
+    return NLA_OK;
+}
+
 /* w->d for st's move, with dg, dd, curv and gmax, and w->md = M d
    (built-in) or w->hd = H d (user quadratic). */
 static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struct ws *w,
@@ -329,7 +400,8 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struc
         fw_vx_axpy(a, -1.0, w->d, n, w->vm);
         st->dg = gx - st->gfrom;
         st->gmax = lam / (1 - lam);
-        if (w->builtin && (s = fw_op_apply_vertex(ctx, &obj->op, a, w->vm, w->ma,
+        if (w->builtin && !w->use_gram &&
+            (s = fw_op_apply_vertex(ctx, &obj->op, a, w->vm, w->ma,
                                                   w->scratch)) == NLA_OK)
             for (int64_t i = 0; i < rows; i++)
                 w->md[i] = w->w[i] - w->ma[i];
@@ -340,7 +412,7 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struc
         fw_vx_axpy(a, -1.0, w->d, n, w->vm);
         st->dg = st->gto - st->gfrom;
         st->gmax = lam;
-        if (w->builtin &&
+        if (w->builtin && !w->use_gram &&
             (s = fw_op_apply_vertex(ctx, &obj->op, to, w->vm, w->mv, w->scratch)) == NLA_OK &&
             (s = fw_op_apply_vertex(ctx, &obj->op, a, w->vm, w->ma, w->scratch)) == NLA_OK)
             for (int64_t i = 0; i < rows; i++)
@@ -352,7 +424,7 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struc
         fw_vx_axpy(to, 1.0, w->d, n, w->vm);
         st->dg = st->gto - gx;
         st->gmax = 1;
-        if (w->builtin &&
+        if (w->builtin && !w->use_gram &&
             (s = fw_op_apply_vertex(ctx, &obj->op, to, w->vm, w->mv, w->scratch)) == NLA_OK)
             for (int64_t i = 0; i < rows; i++)
                 w->md[i] = w->mv[i] - w->w[i];
@@ -360,7 +432,10 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struc
     }
     st->dd = dot(w->d, w->d, n);
     st->curv = 0;
-    if (w->builtin)
+    if (w->use_gram) {
+        gram_hd(w, st);
+        st->curv = dot(w->d, w->hd, n);
+    } else if (w->builtin)
         st->curv = fw_obj_curvature(obj, w->d, w->md);
     if (w->uquad) {
         obj->hv(n, w->d, w->hd, obj->user);
@@ -442,6 +517,9 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         c.lmo = 0;
         c.ia = c.is = -1;
         e.el = fw_now() - t0;
+        if (w.gram_at >= 0 && e.t >= w.gram_at &&
+            (s = gram_start(ctx, obj, opt, &w, e.t)) != NLA_OK)
+            goto fail;
         if (w.active)
             fw_active_extremes(&w.as, w.g, n, w.vm, &c.ia, &c.ga, &c.is, &c.gs);
         /* a lazy step needs no LMO; a stop by max_iter or time calls it */
@@ -492,7 +570,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         }
         for (int64_t i = 0; i < n; i++)
             w.xn[i] = w.x[i] + st.gamma * w.d[i];
-        if (w.builtin)
+        if (w.builtin && !w.use_gram)
             for (int64_t i = 0; i < w.rows; i++)
                 w.w[i] += st.gamma * w.md[i];
         if (w.active) {
@@ -506,7 +584,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         if (w.builtin && e.t % FW_REFRESH == 0 &&
             (s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w)) != NLA_OK)
             goto fail;
-        if (w.uquad && e.t % FW_REFRESH != 0) {
+        if ((w.uquad || w.use_gram) && e.t % FW_REFRESH != 0) {
             for (int64_t i = 0; i < n; i++)
                 w.g[i] += st.gamma * w.hd[i];
             fn = e.f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;

@@ -32,8 +32,8 @@
  * fw_gram_fits) moves to G = A'A after n / FW_GRAM_DIV iterations, once
  * every atom is sparse: then G d comes from the columns of G at the
  * vertices of d (G x = g + A'b), and g and f follow it as for a user
- * quadratic, O(n) an iteration, with w and both refreshed from A every
- * FW_REFRESH iterations.
+ * quadratic, O(n) an iteration; every FW_REFRESH iterations both are
+ * computed afresh from the columns of A and G at x's non-zeros.
  *
  * Built-in objectives carry the image w = M x along (w += gamma M d, with
  * M v a few columns of M for sparse vertices), so an iteration of least
@@ -123,6 +123,8 @@ struct ws {
     int use_gram;                       /* g and f follow G d */
     int64_t gram_at;                    /* the iteration to try it at, or -1 */
     double *gram, *gc;                  /* G = A'A and A'b */
+    int64_t *xidx;                      /* x's non-zeros (n each) */
+    double *xval;
 };
 
 /* The iteration at which least squares tries G, or -1: n / FW_GRAM_DIV,
@@ -142,6 +144,8 @@ static void ws_free(struct ws *w)
     fw_active_free(&w->as);
     free(w->gram);
     free(w->gc);
+    free(w->xidx);
+    free(w->xval);
 }
 
 static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_fw_set *set)
@@ -372,7 +376,8 @@ static nla_status gram_start(nla_context *ctx, const nla_fw_objective *obj,
     w->gram_at = -1;
     if (n > SIZE_MAX / sizeof(double) / (n ? n : 1) ||
         !(w->gram = malloc(n * n * sizeof(double))) ||
-        !(w->gc = malloc(n * sizeof(double))))
+        !(w->gc = malloc(n * sizeof(double))) || !(w->xval = malloc(n * sizeof(double))) ||
+        !(w->xidx = malloc(n * sizeof(int64_t))))
         return NLA_OK;
     if ((s = fw_gram_build(ctx, obj, w->gram, w->gc)) != NLA_OK)
         return s;
@@ -380,6 +385,32 @@ static nla_status gram_start(nla_context *ctx, const nla_fw_objective *obj,
     if (opt->out)
         fprintf(opt->out, "%10lld %-8s the gradient from G = A'A (%lld x %lld) on\n",
                 (long long)t, "gram", (long long)n, (long long)n);
+    return NLA_OK;
+}
+
+/* f and g at x afresh, by the columns of A and G at x's non-zeros (the
+   iterates of sparse atoms are sparse): w = A x, f from w, g = G x - A'b. */
+static nla_status gram_refresh(nla_context *ctx, const nla_fw_objective *obj, struct ws *w,
+                               const double *x, double *f)
+{
+    fw_vertex xv;
+    nla_status s;
+
+    memset(&xv, 0, sizeof xv);
+    xv.kind = FW_VX_SPARSE;
+    xv.idx = w->xidx;
+    xv.val = w->xval;
+    for (int64_t i = 0; i < w->n; i++)
+        if (x[i] != 0) {
+            xv.idx[xv.nnz] = i;
+            xv.val[xv.nnz++] = x[i];
+        }
+    if ((s = fw_op_apply_vertex(ctx, &obj->op, &xv, 1, w->w, w->scratch)) != NLA_OK ||
+        (s = fw_obj_from_image(ctx, obj, x, w->w, f, NULL, w->scratch)) != NLA_OK)
+        return s;
+    for (int64_t i = 0; i < w->n; i++)
+        w->g[i] = -w->gc[i];
+    fw_gram_axpy(w->gram, w->n, &xv, 1.0, w->g);
     return NLA_OK;
 }
 
@@ -581,14 +612,19 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
                 fw_active_rebuild(&w.as, w.xn, n);
         }
         e.t++;
-        if (w.builtin && e.t % FW_REFRESH == 0 &&
-            (s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w)) != NLA_OK)
-            goto fail;
         if ((w.uquad || w.use_gram) && e.t % FW_REFRESH != 0) {
             for (int64_t i = 0; i < n; i++)
                 w.g[i] += st.gamma * w.hd[i];
             fn = e.f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;
-        } else if ((s = evaluate(ctx, obj, &w, w.xn, &fn, w.g)) != NLA_OK)
+        } else if (w.use_gram) {
+            s = gram_refresh(ctx, obj, &w, w.xn, &fn);
+        } else {
+            if (w.builtin && e.t % FW_REFRESH == 0)
+                s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w);
+            if (s == NLA_OK)
+                s = evaluate(ctx, obj, &w, w.xn, &fn, w.g);
+        }
+        if (s != NLA_OK)
             goto fail;
         if (!isfinite(fn) || !all_finite(w.g, n)) {
             e.stop = NLA_FW_STOP_NUMERIC;

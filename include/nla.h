@@ -464,7 +464,10 @@ typedef void (*nla_fw_hv_fn)(int64_t n, const double *d, double *hd, void *user)
    convex): where <d, H d> <= 0 the exact rule takes the largest step
    if <g, d> < 0, and none otherwise.  Built in (exact line search allowed,
    products through the context's BLAS kernels):
-     lsq         f = 1/2 |A x - b|^2, A m-by-n dense (lda >= max(1,m)), b m
+     lsq         f = 1/2 |A x - b|^2, A m-by-n dense (lda >= max(1,m)), b m;
+                 over simplices, L1 balls and K-sparse polytopes a solve
+                 moves after n/8 iterations to G = A'A (n^2 doubles, when
+                 n^2 <= m n + 2^25), and iterations cost O(n) from then on
      lsq_band    the same with A in band storage (gbmv; ldab >= kl+ku+1)
      lsq_packed  A n-by-n symmetric, packed (spmv), b n
      quad        f = 1/2 x'Qx + c'x, Q n-by-n symmetric dense (ldq >= max(1,n))
@@ -530,8 +533,9 @@ typedef enum nla_fw_step_rule {
 typedef enum nla_fw_step_type {
     NLA_FW_STEP_FW = 0, NLA_FW_STEP_AWAY, NLA_FW_STEP_PAIRWISE,
     NLA_FW_STEP_DROP,     /* an away, pairwise or local step that removed its atom */
-    NLA_FW_STEP_LOCAL,    /* towards an active atom, with no LMO call: blended
-                             pairwise's local steps, lazy steps from the cache */
+    NLA_FW_STEP_LOCAL,    /* towards an active atom: blended pairwise's local
+                             steps (after an LMO call, as every non-lazy
+                             step) and lazy steps (no LMO call) */
     NLA_FW_STEP_GAP       /* lazy: the LMO found no vertex good enough, so the
                              gap estimate was lowered; no move (gamma 0) */
 } nla_fw_step_type;
@@ -546,9 +550,9 @@ typedef enum nla_fw_stop {
 
 /* What the callback sees at iteration t, before the step is applied:
    x = x_t, f = f(x_t), gap = <grad f(x_t), x_t - v_t>, and the step
-   x_{t+1} = x_t + gamma d_t of the given type.  A step taken without an
-   LMO call (local, lazy; lmo_calls unchanged) reports the gap of the last
-   call, at an earlier iterate.  Return non-zero to stop (x_t is then the
+   x_{t+1} = x_t + gamma d_t of the given type.  A lazy step taken without
+   an LMO call (lmo_calls unchanged) reports the gap of the last call, at
+   an earlier iterate.  Return non-zero to stop (x_t is then the
    result). */
 typedef struct nla_fw_state {
     int64_t t;
@@ -584,8 +588,9 @@ typedef struct nla_fw_result {
    an active atom without calling the LMO when the atom promises phi / 2;
    the LMO is called otherwise, and when even its vertex promises less, phi
    becomes min(gap, phi / 2) and x stays (NLA_FW_STEP_GAP, an iteration).
-   The gap stop is tested where the LMO is called; max_iter and the time
-   limit call it, so res->gap is always that of the x returned.  Lazy with
+   The gap stop is tested where the LMO is called; max_iter, the time
+   limit and a callback's stop call it, so res->gap is that of the x
+   returned (after NLA_ENUMERIC: the last gap computed).  Lazy with
    NLA_FW_VANILLA is NLA_EINVAL at the solve; with NLA_FW_AUTO it applies
    where an active-set variant is chosen.  Verbose: every `every`
    iterations (>= 1) a row "iteration type primal gap time it/s" goes to
@@ -613,7 +618,7 @@ NLA_API nla_status nla_fw_options_set_verbose(nla_fw_options *opt, FILE *out,
    NLA_EMAXITER (max_iter or the time limit; x is usable), NLA_ENUMERIC
    (x is the last iterate at which f and the gradient were finite; x
    unchanged when f or the gradient is not finite at the start).  A result
-   after steps lies in the set's bounds (simplices x >= 0, box, L-inf
+   of the CPU loop after steps lies in the set's bounds (simplices x >= 0, box, L-inf
    ball): x is clamped into them, a change of rounding size; active-set
    variants over one-hot vertices rebuild x from the atoms' weights when
    an atom leaves, so x is exactly 0 off the active atoms.  res

@@ -83,13 +83,13 @@ static int kinds_cb(const nla_fw_state *s, void *user)
 {
     struct kinds *k = user;
     int64_t dc = s->lmo_calls - k->last_calls;
-    int lmo_free = s->type == NLA_FW_STEP_LOCAL ||
-                   (k->lazy && (s->type == NLA_FW_STEP_AWAY || s->type == NLA_FW_STEP_DROP));
 
     /* non-lazy: one call an iteration; lazy: one for the steps that need
        the LMO's vertex, none for the others (a lazy drop may be either) */
     if (!k->lazy ? s->lmo_calls != s->t + 1
-                 : (dc != 0 && dc != 1) || (s->type == NLA_FW_STEP_LOCAL && dc != 0) ||
+                 : (dc != 0 && dc != 1) ||
+                       ((s->type == NLA_FW_STEP_LOCAL || s->type == NLA_FW_STEP_AWAY) &&
+                        dc != 0) ||
                        ((s->type == NLA_FW_STEP_FW || s->type == NLA_FW_STEP_PAIRWISE ||
                          s->type == NLA_FW_STEP_GAP) && dc != 1))
         k->bad_calls++;
@@ -109,7 +109,6 @@ static int kinds_cb(const nla_fw_state *s, void *user)
         k->steps_late++;
         k->calls_late += dc;
     }
-    (void)lmo_free;
     k->last_calls = s->lmo_calls;
     k->steps++;
     return 0;
@@ -346,6 +345,9 @@ Test(bpcg, defaults_choose_the_variant_by_set)
                      s, nla_context_error(ctx));
         cr_assert_eq(res.active_set_size > 0, active[s], "set %d: %lld atoms", s,
                      (long long)res.active_set_size);
+        if (s == 2)   /* clamped into the box: exactly inside */
+            for (int i = 0; i < N; i++)
+                cr_assert(x[i] >= lo[i] && x[i] <= hi[i], "x[%d] = %.17g", i, x[i]);
         cr_assert_leq(res.gap, 1e-7);
         nla_fw_set_destroy(sets[s]);
     }
@@ -355,6 +357,16 @@ Test(bpcg, defaults_choose_the_variant_by_set)
 /* ------------------------------------------- the gap of the x returned */
 
 struct stop_local { int64_t seen; };
+
+/* some work an iteration, so that a 2 ms limit falls mid-solve */
+static int slow_cb(const nla_fw_state *s, void *user)
+{
+    volatile double spin = 0;
+    (void)user;
+    for (int i = 0; i < 200000; i++)
+        spin += s->time_s;
+    return 0;
+}
 
 static int stop_at_local(const nla_fw_state *s, void *user)
 {
@@ -386,6 +398,19 @@ Test(bpcg, gap_is_that_of_the_x_returned)
             cr_assert_eq(res.iterations, cap);
             cr_assert_leq(fabs(res.gap - lsq_simplex_gap(p.a, p.b, p.m, p.n, x)), 1e-12,
                           "variant %d, cap %d", var, cap);
+            nla_fw_options_destroy(opt);
+        }
+        {
+            /* the time limit after a lazy step calls the LMO too */
+            nla_fw_options *opt = options(var, NLA_FW_EXACT, 0, 0, 1000000);
+            cr_assert_eq(nla_fw_options_set_lazy(opt, 1), NLA_OK);
+            cr_assert_eq(nla_fw_options_set_time_limit(opt, 2e-3), NLA_OK);
+            cr_assert_eq(nla_fw_options_set_callback(opt, slow_cb, NULL), NLA_OK);
+            for (int i = 0; i < p.n; i++)
+                x[i] = 1.0 / (double)p.n;
+            cr_assert_eq(nla_fw_solve(ctx, obj, set, opt, x, &res), NLA_EMAXITER);
+            cr_assert_eq(res.stop, NLA_FW_STOP_TIME);
+            cr_assert_leq(fabs(res.gap - lsq_simplex_gap(p.a, p.b, p.m, p.n, x)), 1e-12);
             nla_fw_options_destroy(opt);
         }
         {
@@ -489,14 +514,15 @@ Test(bpcg, gram_and_products_agree)
         { NLA_FW_BLENDED_PAIRWISE, NLA_FW_EXACT, 1, 20000 },
     };
     nla_fw_objective *obj = NULL;
-    nla_fw_set *sets[3] = {0};
+    nla_fw_set *sets[4] = {0};
     double *x[2] = { dalloc((size_t)p.n), dalloc((size_t)p.n) };
 
     cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
     cr_assert_eq(nla_fw_set_create_prob_simplex(&sets[0], p.n, 1.0), NLA_OK);
     cr_assert_eq(nla_fw_set_create_l1_ball(&sets[1], p.n, 0.5), NLA_OK);
     cr_assert_eq(nla_fw_set_create_ksparse(&sets[2], p.n, 5, 0.1), NLA_OK);
-    for (int s = 0; s < 3; s++)
+    cr_assert_eq(nla_fw_set_create_unit_simplex(&sets[3], p.n, 0.5), NLA_OK);
+    for (int s = 0; s < 4; s++)
         for (int r = 0; r < 5; r++) {
             nla_fw_result res[2];
             for (int mode = 0; mode < 2; mode++) {
@@ -526,8 +552,29 @@ Test(bpcg, gram_and_products_agree)
             if (s == 0 && runs[r].cap > 300)
                 cr_assert_leq(res[1].f - p.fstar, 1e-10, "run %d by G", r);
         }
+    /* by default G takes over at iteration n/8 = 12 */
     unsetenv("NLA_FW_GRAM");
-    for (int s = 0; s < 3; s++)
+    {
+        nla_fw_options *opt = options(NLA_FW_BLENDED_PAIRWISE, NLA_FW_EXACT, 0, 1e-10, 20000);
+        FILE *out = tmpfile();
+        char line[256];
+        int at = -1;
+        nla_fw_result res;
+        cr_assert(out);
+        cr_assert_eq(nla_fw_options_set_verbose(opt, out, 1000), NLA_OK);
+        memset(x[0], 0, (size_t)p.n * sizeof(double));
+        x[0][0] = 1;
+        cr_assert_eq(nla_fw_solve(ctx, obj, sets[0], opt, x[0], &res), NLA_OK);
+        cr_assert_gt(res.iterations, 12);
+        rewind(out);
+        while (fgets(line, sizeof line, out))
+            if (strstr(line, " gram "))
+                at = atoi(line);
+        cr_assert_eq(at, 12, "G took over at %d", at);
+        fclose(out);
+        nla_fw_options_destroy(opt);
+    }
+    for (int s = 0; s < 4; s++)
         nla_fw_set_destroy(sets[s]);
     nla_fw_objective_destroy(obj);
     free(x[0]);
@@ -537,7 +584,17 @@ Test(bpcg, gram_and_products_agree)
 
 /* ------------------------------------------------------------ bad input */
 
-/* NaN in A: f is NaN at the start point. */
+static double nan_f(int64_t n, const double *x, double *grad, void *user)
+{
+    (void)x;
+    (void)user;
+    if (grad)
+        for (int64_t i = 0; i < n; i++)
+            grad[i] = 1;
+    return NAN;
+}
+
+/* NaN in A: f is NaN at the start point; then a user f that is NaN. */
 Test(bpcg, nan_at_the_start_point)
 {
     enum { M = 8, N = 5 };
@@ -568,6 +625,11 @@ Test(bpcg, nan_at_the_start_point)
         cr_assert_eq(res.lmo_calls, 0);
         nla_fw_options_destroy(opt);
     }
+    nla_fw_objective_destroy(obj);
+    cr_assert_eq(nla_fw_objective_create_user(&obj, N, nan_f, NULL), NLA_OK);
+    cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, NULL), NLA_ENUMERIC);
+    cr_assert(strstr(nla_context_error(ctx), "start point"), "%s", nla_context_error(ctx));
+    cr_assert_eq(memcmp(x, x0, sizeof x), 0);
     nla_fw_set_destroy(set);
     nla_fw_objective_destroy(obj);
 }
@@ -606,12 +668,46 @@ Test(bpcg, bad_options)
     cr_assert(strstr(nla_context_error(ctx), "lazy"), "%s", nla_context_error(ctx));
     cr_assert_eq(memcmp(&res, &res0, sizeof res), 0);
     cr_assert_eq(memcmp(x, x0, sizeof x), 0);
-    /* lazy with the defaults' variant: taken (BPCG here) */
-    cr_assert_eq(nla_fw_options_set_variant(opt, NLA_FW_AUTO), NLA_OK);
-    cr_assert_eq(nla_fw_solve(ctx, obj, set, opt, x, &res), NLA_OK, "%s",
-                 nla_context_error(ctx));
-    cr_assert_float_eq(res.f, 0.5 / N, 1e-9);
     nla_fw_options_destroy(opt);
     nla_fw_set_destroy(set);
     nla_fw_objective_destroy(obj);
+}
+
+/* Lazy with NLA_FW_AUTO: lazy BPCG over a polytope (fewer LMO calls than
+   iterations), plain vanilla over a user set (no active set, no error). */
+Test(bpcg, lazy_with_the_default_variant)
+{
+    struct planted p = plant_simplex(40, 20, 11, 3);
+    nla_fw_objective *obj = NULL;
+    nla_fw_set *set = NULL, *user = NULL;
+    nla_fw_options *opt = NULL;
+    double *x = dalloc((size_t)p.n);
+    nla_fw_result res;
+
+    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_user(&user, p.n, user_simplex_lmo, NULL), NLA_OK);
+    cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_lazy(opt, 1), NLA_OK);
+    cr_assert_eq(nla_fw_options_set_tol(opt, 1e-10), NLA_OK);
+    x[0] = 1;
+    cr_assert_eq(nla_fw_solve(ctx, obj, set, opt, x, &res), NLA_OK, "%s",
+                 nla_context_error(ctx));
+    cr_assert_geq(res.active_set_size, 1);
+    cr_assert_lt(res.lmo_calls, res.iterations, "%lld calls, %lld iterations: not lazy",
+                 (long long)res.lmo_calls, (long long)res.iterations);
+    cr_assert_leq(res.f - p.fstar, 1e-10);
+    memset(x, 0, (size_t)p.n * sizeof(double));
+    x[0] = 1;
+    cr_assert_eq(nla_fw_options_set_max_iter(opt, 50), NLA_OK);
+    cr_assert(nla_fw_solve(ctx, obj, user, opt, x, &res) != NLA_EINVAL, "%s",
+              nla_context_error(ctx));
+    cr_assert_eq(res.active_set_size, 0);
+    cr_assert_eq(res.lmo_calls, res.iterations + (res.stop != NLA_FW_STOP_CALLBACK));
+    free(x);
+    nla_fw_options_destroy(opt);
+    nla_fw_set_destroy(user);
+    nla_fw_set_destroy(set);
+    nla_fw_objective_destroy(obj);
+    planted_free(&p);
 }

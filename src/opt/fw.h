@@ -172,7 +172,8 @@ nla_status fw_obj_from_image(nla_context *ctx, const nla_fw_objective *o,
                              double *grad, double *scratch);
 /* Built-in: the curvature d'Hd along d, from x, d, Md. */
 double fw_obj_curvature(const nla_fw_objective *o, const double *d, const double *md);
-/* Least squares with a dense A over a set of sparse vertices, n <= 2m:
+/* Least squares with a dense A over a set of sparse vertices, G no larger
+   than A plus 256 MiB (n^2 <= m n + 2^25 doubles):
    the solver may carry the gradient along by G = A'A (fw_solve.c).
    fw_gram_build writes G (n-by-n) and c = A'b; fw_gram_axpy y += alpha G v
    for a sparse vertex v. */

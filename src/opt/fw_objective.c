@@ -158,7 +158,9 @@ int fw_gram_fits(const nla_fw_objective *o, const nla_fw_set *set)
     case FW_SET_UNIT_SIMPLEX:
     case FW_SET_L1:
     case FW_SET_KSPARSE:
-        return o->op.cols <= 2 * o->op.rows;
+        /* G's n^2 doubles: at most A's m n and 256 MiB more */
+        return (double)o->op.cols * (double)o->op.cols <=
+               (double)o->op.rows * (double)o->op.cols + (double)(1 << 25);
     default:
         return 0;
     }

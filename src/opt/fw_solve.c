@@ -32,20 +32,21 @@
  * fw_gram_fits) moves to G = A'A after n / FW_GRAM_DIV iterations, once
  * every atom is sparse: then G d comes from the columns of G at the
  * vertices of d (G x = g + A'b), and g and f follow it as for a user
- * quadratic, O(n) an iteration; every FW_REFRESH iterations both are
+ * quadratic, O(n) an iteration; every FW_REFRESH moves both are
  * computed afresh from the columns of A and G at x's non-zeros.
  *
  * Built-in objectives carry the image w = M x along (w += gamma M d, with
  * M v a few columns of M for sparse vertices), so an iteration of least
  * squares over a simplex costs one product with M' plus O(m + n); w is
- * recomputed from x every FW_REFRESH iterations to stop rounding drift.
+ * recomputed from x every FW_REFRESH moves (steps that move x) to stop
+ * rounding drift.
  * The curvature d'Hd is then known, which gives the exact line search and
  * makes backtracking free of extra products.
  *
  * A user quadratic gives H d through its hv callback, once an iteration:
  * d'Hd is <d, H d>, and the next gradient and f follow without calling f
  * (g += gamma H d, f += gamma <g,d> + gamma^2 d'Hd / 2), which f refreshes
- * every FW_REFRESH iterations.
+ * every FW_REFRESH moves.
  */
 #include <float.h>
 #include <math.h>
@@ -328,7 +329,8 @@ static int choose_lazy(const nla_fw_options *opt, const struct ws *w, const stru
     if (c->ia < 0)
         return 0;
     if (opt->variant == NLA_FW_AWAY) {
-        if (c->gx - c->gs >= want) {
+        /* the larger of the two promises, as FrankWolfe.jl's lazy_afw_step */
+        if (c->gx - c->gs >= want && c->gx - c->gs >= c->ga - c->gx) {
             take(st, NLA_FW_STEP_LOCAL, FW_DIR_FW, w->as.a[c->is].v, c->is, c->gs, -1, 0);
             return 1;
         }
@@ -520,7 +522,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
     struct cand c;
     struct fw_end e = { NLA_FW_STOP_MAX_ITER, 0, 0, 0, NAN, INFINITY, INFINITY, 0, 0 };
     double t0 = fw_now(), fn, Lest = opt->L, phi = INFINITY;
-    int64_t n = set->n, removed;
+    int64_t n = set->n, removed, moves = 0;   /* moves: steps that moved x (not GAP) */
     nla_status s;
     int k;
 
@@ -547,10 +549,10 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         c.gx = dot(w.g, w.x, n);
         c.lmo = 0;
         c.ia = c.is = -1;
-        e.el = fw_now() - t0;
         if (w.gram_at >= 0 && e.t >= w.gram_at &&
             (s = gram_start(ctx, obj, opt, &w, e.t)) != NLA_OK)
             goto fail;
+        e.el = fw_now() - t0;
         if (w.active)
             fw_active_extremes(&w.as, w.g, n, w.vm, &c.ia, &c.ga, &c.is, &c.gs);
         /* a lazy step needs no LMO; a stop by max_iter or time calls it */
@@ -612,14 +614,15 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
                 fw_active_rebuild(&w.as, w.xn, n);
         }
         e.t++;
-        if ((w.uquad || w.use_gram) && e.t % FW_REFRESH != 0) {
+        moves++;
+        if ((w.uquad || w.use_gram) && moves % FW_REFRESH != 0) {
             for (int64_t i = 0; i < n; i++)
                 w.g[i] += st.gamma * w.hd[i];
             fn = e.f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;
         } else if (w.use_gram) {
             s = gram_refresh(ctx, obj, &w, w.xn, &fn);
         } else {
-            if (w.builtin && e.t % FW_REFRESH == 0)
+            if (w.builtin && moves % FW_REFRESH == 0)
                 s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w);
             if (s == NLA_OK)
                 s = evaluate(ctx, obj, &w, w.xn, &fn, w.g);

@@ -5,8 +5,9 @@
  *     BPCG and the lazy away, pairwise and BPCG variants with every step
  *     rule reach f - f* <= 1e-9, with f - f* <= gap wherever the gap is
  *     fresh, x >= 0 and exact zeros off the active atoms;
- *   - the defaults (opt = NULL) solve every planted problem to f - f* <=
- *     1e-10, and least squares over the simplex at 200 x 50;
+ *   - the defaults (opt = NULL) solve the planted problems of test_fw.c
+ *     (not the nuclear ball's) to f - f* <= 1e-10, and least squares over
+ *     the simplex at 200 x 50;
  *   - the step kinds and LMO calls the callback sees; lazy variants call
  *     the LMO on under 20% of iterations once the active set has settled;
  *   - the gap reported is that of the x returned, after lazy steps too;
@@ -262,6 +263,66 @@ Test(bpcg, defaults_solve_every_planted_problem)
         nla_fw_objective_destroy(obj);
         planted_free(&p);
     }
+}
+
+/* test_fw.c's other planted problems with the defaults: |x|^2 over the
+   simplex (f* = 1/n, dense, packed and band Q) and least squares over the
+   L1 ball with a planted optimum on a face (x* with two non-zeros). */
+Test(bpcg, defaults_solve_the_other_planted_problems)
+{
+    enum { N = 12, M = 30 };
+    double q[N * N] = {0}, qp[N * (N + 1) / 2], qb[N], x[N], xs[N] = {0};
+    double a[M * N], b[M], g[N], sg[N], r[M], fstar;
+    nla_fw_objective *obj = NULL;
+    nla_fw_set *set = NULL;
+    nla_fw_result res;
+
+    for (int i = 0; i < N; i++) {
+        q[i + i * N] = 2;
+        qb[i] = 2;
+    }
+    cr_assert_eq(nla_dpacked_pack(NLA_UPPER, N, q, N, qp), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, N, 1.0), NLA_OK);
+    for (int storage = 0; storage < 3; storage++) {
+        cr_assert_eq(storage == 0   ? nla_fw_objective_create_quad(&obj, N, q, N, NULL)
+                     : storage == 1 ? nla_fw_objective_create_quad_packed(&obj, NLA_UPPER,
+                                                                          N, qp, NULL)
+                                    : nla_fw_objective_create_quad_band(&obj, N, 0, qb, 1,
+                                                                        NULL),
+                     NLA_OK);
+        memset(x, 0, sizeof x);
+        x[0] = 1;
+        cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, &res), NLA_OK);
+        cr_assert_leq(res.f - 1.0 / N, 1e-10, "storage %d: f - f* = %g", storage,
+                      res.f - 1.0 / N);
+        nla_fw_objective_destroy(obj);
+    }
+    nla_fw_set_destroy(set);
+    /* the L1 ball: -g* = 0.8 s with s in the subdifferential of |x|_1 at x* */
+    ref_fill(a, M * N, 31);
+    ref_fill(sg, N, 32);
+    for (int i = 0; i < N; i++)
+        sg[i] *= 0.5;
+    xs[1] = 0.6;
+    xs[4] = -0.4;
+    sg[1] = 1;
+    sg[4] = -1;
+    for (int i = 0; i < N; i++)
+        g[i] = -0.8 * sg[i];
+    solve_at(a, M, N, g, r);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, M, N, 1.0, a, M, xs, 1, 0.0, b, 1);
+    for (int i = 0; i < M; i++)
+        b[i] -= r[i];
+    fstar = 0.5 * ddot(r, r, M);
+    cr_assert_eq(nla_fw_objective_create_lsq(&obj, M, N, a, M, b), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_l1_ball(&set, N, 1.0), NLA_OK);
+    memset(x, 0, sizeof x);
+    cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, &res), NLA_OK, "%s",
+                 nla_context_error(ctx));
+    cr_assert_leq(res.f - fstar, 1e-10, "L1 ball: f - f* = %g", res.f - fstar);
+    cr_assert_geq(res.active_set_size, 1);
+    nla_fw_set_destroy(set);
+    nla_fw_objective_destroy(obj);
 }
 
 /* The problem the defaults once failed on: least squares over the

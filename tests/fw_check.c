@@ -98,3 +98,34 @@ void planted_free(struct planted *p)
     free(p->b);
     free(p->xs);
 }
+
+/* The FW gap at x of f = 1/2 |A x - b|^2 over the simplex of radius 1,
+   from CBLAS: <g, x> - min_i g_i. */
+double lsq_simplex_gap(const double *a, const double *b, int64_t m, int64_t n,
+                       const double *x)
+{
+    double *r = dalloc((size_t)m), *g = dalloc((size_t)n), gmin;
+    memcpy(r, b, (size_t)m * sizeof(double));
+    cblas_dgemv(CblasColMajor, CblasNoTrans, (int)m, (int)n, 1.0, a, (int)m, x, 1, -1.0, r,
+                1);
+    cblas_dgemv(CblasColMajor, CblasTrans, (int)m, (int)n, 1.0, a, (int)m, r, 1, 0.0, g, 1);
+    gmin = g[0];
+    for (int64_t i = 1; i < n; i++)
+        gmin = fmin(gmin, g[i]);
+    gmin = ddot(g, x, n) - gmin;
+    free(r);
+    free(g);
+    return gmin;
+}
+
+/* x >= 0 everywhere, and its non-zeros number nnz (one per one-hot atom) */
+void expect_in_simplex(const double *x, int64_t n, int64_t nnz, const char *what)
+{
+    int64_t nz = 0;
+    for (int64_t i = 0; i < n; i++) {
+        cr_assert_geq(x[i], 0.0, "%s: x[%lld] = %g", what, (long long)i, x[i]);
+        nz += x[i] != 0;
+    }
+    cr_assert_eq(nz, nnz, "%s: %lld non-zeros, %lld active atoms", what, (long long)nz,
+                 (long long)nnz);
+}

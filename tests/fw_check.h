@@ -1,6 +1,6 @@
 /*
  * fw_check.h - what the Frank-Wolfe test suites (test_fw.c, test_fw_quad.c,
- * test_fw_bpcg.c) share; fw_check.c holds the functions.
+ * test_fw_bpcg.c, test_fw_defaults.c) share; fw_check.c holds the functions.
  */
 #ifndef NLA_TEST_FW_CHECK_H
 #define NLA_TEST_FW_CHECK_H
@@ -38,5 +38,12 @@ struct planted {
 };
 struct planted plant_simplex(int64_t m, int64_t n, uint64_t seed, int nsupp);
 void planted_free(struct planted *p);
+
+/* The FW gap at x of 1/2 |A x - b|^2 over the simplex of radius 1, from
+   CBLAS: <g, x> - min_i g_i. */
+double lsq_simplex_gap(const double *a, const double *b, int64_t m, int64_t n,
+                       const double *x);
+/* Asserts x >= 0 everywhere with nnz non-zeros (one per one-hot atom). */
+void expect_in_simplex(const double *x, int64_t n, int64_t nnz, const char *what);
 
 #endif

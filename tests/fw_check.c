@@ -99,6 +99,12 @@ void planted_free(struct planted *p)
     free(p->xs);
 }
 
+void planted_objects(const struct planted *p, nla_fw_objective **obj, nla_fw_set **set)
+{
+    cr_assert_eq(nla_fw_objective_create_lsq(obj, p->m, p->n, p->a, p->m, p->b), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_prob_simplex(set, p->n, 1.0), NLA_OK);
+}
+
 /* The FW gap at x of f = 1/2 |A x - b|^2 over the simplex of radius 1,
    from CBLAS: <g, x> - min_i g_i. */
 double lsq_simplex_gap(const double *a, const double *b, int64_t m, int64_t n,

@@ -38,6 +38,8 @@ struct planted {
 };
 struct planted plant_simplex(int64_t m, int64_t n, uint64_t seed, int nsupp);
 void planted_free(struct planted *p);
+/* Its least-squares objective and the probability simplex of radius 1. */
+void planted_objects(const struct planted *p, nla_fw_objective **obj, nla_fw_set **set);
 
 /* The FW gap at x of 1/2 |A x - b|^2 over the simplex of radius 1, from
    CBLAS: <g, x> - min_i g_i. */

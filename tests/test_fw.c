@@ -148,8 +148,7 @@ static void planted_run(int nsupp)
                                   NLA_FW_EXACT };
     double *x = dalloc((size_t)p.n);
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     for (int v = 0; v < 3; v++)
         for (int r = 0; r < 4; r++) {
             nla_fw_options *opt;
@@ -397,8 +396,7 @@ Test(fw, away_and_pairwise_converge_linearly)
     nla_fw_set *set = NULL;
     double *x = dalloc((size_t)p.n);
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     for (int v = 0; v < 2; v++) {
         struct gaps_at g = { LIN_K, NAN, NAN, 0, 0 };
         nla_fw_options *opt = options(vars[v], NLA_FW_EXACT, 0, 0, 2 * g.k + 1);
@@ -448,8 +446,7 @@ Test(fw, agnostic_sublinear_bound)
     double *x = dalloc((size_t)p.n);
     nla_fw_result res;
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     cr_assert_eq(nla_fw_options_set_callback(opt, sublinear_cb, &c), NLA_OK);
     x[p.n - 1] = 1;
     cr_assert_eq(nla_fw_solve(ctx, obj, set, opt, x, &res), NLA_EMAXITER);

@@ -95,8 +95,7 @@ static void planted_lazy_run(int nsupp)
     nla_fw_set *set = NULL;
     double *x = dalloc((size_t)p.n);
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     for (int v = 0; v < 4; v++)
         for (int r = 0; r < 4; r++) {
             /* the agnostic rule is sublinear: a cap, and f - f* <= 1e-6 */
@@ -162,8 +161,7 @@ Test(bpcg, local_steps_and_lazy_calls)
     nla_fw_set *set = NULL;
     double *x = dalloc((size_t)p.n);
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     for (int lazy = 0; lazy < 2; lazy++) {
         nla_fw_options *opt = options(NLA_FW_BLENDED_PAIRWISE, NLA_FW_ADAPTIVE, 0, 1e-12,
                                       100000);
@@ -228,8 +226,7 @@ Test(bpcg, gap_is_that_of_the_x_returned)
     double *x = dalloc((size_t)p.n);
     nla_fw_result res;
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     for (int v = 0; v < 3; v++) {
         nla_fw_variant var = v == 0 ? NLA_FW_AWAY : v == 1 ? NLA_FW_PAIRWISE
                                                            : NLA_FW_BLENDED_PAIRWISE;
@@ -296,8 +293,7 @@ Test(bpcg, drops_leave_exact_zeros)
         nla_fw_set *set = NULL;
         double *x = dalloc((size_t)p.n);
 
-        cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-        cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+        planted_objects(&p, &obj, &set);
         for (int v = 0; v < 3; v++) {
             nla_fw_variant var = v == 0 ? NLA_FW_AWAY : v == 1 ? NLA_FW_PAIRWISE
                                                                : NLA_FW_BLENDED_PAIRWISE;

@@ -45,8 +45,7 @@ Test(fw_defaults, defaults_solve_every_planted_problem)
         double *x = dalloc((size_t)p.n);
         nla_fw_result res;
 
-        cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-        cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+        planted_objects(&p, &obj, &set);
         x[0] = 1;
         cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, &res), NLA_OK, "%lldx%lld: %s",
                      (long long)p.m, (long long)p.n, nla_context_error(ctx));
@@ -314,8 +313,7 @@ Test(fw_defaults, lazy_with_the_default_variant)
     double *x = dalloc((size_t)p.n);
     nla_fw_result res;
 
-    cr_assert_eq(nla_fw_objective_create_lsq(&obj, p.m, p.n, p.a, p.m, p.b), NLA_OK);
-    cr_assert_eq(nla_fw_set_create_prob_simplex(&set, p.n, 1.0), NLA_OK);
+    planted_objects(&p, &obj, &set);
     cr_assert_eq(nla_fw_set_create_user(&user, p.n, user_simplex_lmo, NULL), NLA_OK);
     cr_assert_eq(nla_fw_options_create(&opt), NLA_OK);
     cr_assert_eq(nla_fw_options_set_lazy(opt, 1), NLA_OK);

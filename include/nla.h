@@ -397,7 +397,8 @@ NLA_API void       nla_fft_wisdom_forget(void);
    but copy small arrays (the box bounds): those must stay valid and
    unchanged while the object is used.  Objects are read-only during a
    solve, so one may serve several solves at once.  A matrix variable
-   (nuclear-norm ball) is an m-by-n column-major array of m*n doubles. */
+   (nuclear ball, Birkhoff polytope, spectraplex) is an m-by-n (n-by-n)
+   column-major array of m*n doubles. */
 typedef struct nla_fw_set nla_fw_set;
 typedef struct nla_fw_objective nla_fw_objective;
 typedef struct nla_fw_options nla_fw_options;
@@ -406,24 +407,48 @@ typedef struct nla_fw_options nla_fw_options;
    <g, v>.  The feasibility of a start point is not checked for such sets. */
 typedef void (*nla_fw_lmo_fn)(int64_t n, const double *g, double *v, void *user);
 
-/* Feasible sets, all of dimension n (nuclear: m*n).  Vertices are stored in
-   structured form: one-hot (simplices, L1 ball), K-sparse, rank-one
-   (nuclear), dense otherwise.  Ties in an LMO go to the lowest index; a
-   zero component of g picks +r (L-inf ball, K-sparse, L1 ball), hi (box)
-   and, for the unit simplex, g >= 0 picks the vertex 0.
+/* Feasible sets, all of dimension n (matrix sets: m*n, or n*n).  Vertices
+   are stored in structured form: one-hot (simplices, L1 ball), K-sparse
+   (ksparse, hypersimplex, Birkhoff), rank-one (nuclear, spectraplex), dense
+   otherwise.  Ties in an LMO go to the lowest index; a zero component of g
+   picks +r (L-inf ball, K-sparse, L1 and K-norm balls), hi (box) and, for
+   the unit simplex, g >= 0 picks the vertex 0.
      prob_simplex  {x >= 0, sum x = r}          vertices r*e_i
      unit_simplex  {x >= 0, sum x <= r}         vertices 0, r*e_i
      l1_ball       {sum |x_i| <= r}             vertices +-r*e_i
      linf_ball     {|x_i| <= r}                 vertices in {-r, r}^n
      box           {lo_i <= x_i <= hi_i}        (lo, hi copied; lo_i <= hi_i)
      ksparse       {|x|_1 <= k*r, |x|_inf <= r} vertices: k entries +-r
+     knorm_ball    {sum of the k largest |x_i| <= r} = conv(l1_ball(r) and
+                   linf_ball(r/k)), 1 <= k <= n; vertices +-r*e_i and
+                   {-r/k, r/k}^n, the one-hot vertex on a tie
+     hypersimplex  {0 <= x_i <= r, sum x = k*r}, 1 <= k <= n; vertices: k
+                   entries r (the k least g_i, lowest index on ties)
+     birkhoff      {X n-by-n, X >= 0, every row and column sums to 1} (the
+                   doubly stochastic matrices); vertices: the permutation
+                   matrices, the LMO an assignment problem solved exactly in
+                   O(n^3) (shortest augmenting paths; ties: the first
+                   optimal assignment it meets, the same on every call)
      nuclear_ball  {X m-by-n, sum sigma_i(X) <= r}; the LMO is -r*u*v' for the
-                   top singular pair of G, by power iteration on G'G warm-
-                   started from the previous pair during a solve, stopped
-                   when the right singular vector moves by <= tol (2-norm)
-                   in a sweep (tol in (0, 1), e.g. 1e-12; <G, V> is then
-                   accurate to about tol^2 r sigma_1) or after max_iter
-                   sweeps (>= 1).
+                   top singular pair of G
+     spectraplex   {X n-by-n symmetric positive semidefinite, trace X = r};
+                   the LMO is r*v*v' for an eigenvector v of the least
+                   eigenvalue of (G + G')/2
+                   Both find their vector by Lanczos with full
+                   reorthogonalization (on G'G or GG', whichever is smaller,
+                   and on -(G + G')/2), warm-started from the previous vector
+                   during a solve, and stop when the Ritz pair's residual is
+                   at most tol times the norm of the Krylov matrix (tol in
+                   (0, 1), e.g. 1e-10), or after max_iter (>= 1) operator
+                   products (two gemv each).  <G, V> is then within about
+                   tol*r*|G|_2 of the least value (tol^2 for well separated
+                   top values), unless the start missed the top vector.  So
+                   in a solve, where the gap is negative (the LMO was
+                   inexact) or would stop the solve (<= the solve's tol),
+                   the LMO is solved again from a fresh pseudo-random start
+                   to tol/1000 with 4*max_iter products; the solve stops
+                   with NLA_OK only on that gap, and never on one below
+                   zero (beyond rounding).
      user          the callback above. */
 NLA_API nla_status nla_fw_set_create_prob_simplex(nla_fw_set **set, int64_t n, double r);
 NLA_API nla_status nla_fw_set_create_unit_simplex(nla_fw_set **set, int64_t n, double r);
@@ -435,10 +460,18 @@ NLA_API nla_status nla_fw_set_create_ksparse(nla_fw_set **set, int64_t n, int64_
                                              double r);
 NLA_API nla_status nla_fw_set_create_nuclear_ball(nla_fw_set **set, int64_t m, int64_t n,
                                                   double r, double tol, int64_t max_iter);
+NLA_API nla_status nla_fw_set_create_knorm_ball(nla_fw_set **set, int64_t n, int64_t k,
+                                                 double r);
+NLA_API nla_status nla_fw_set_create_hypersimplex(nla_fw_set **set, int64_t n, int64_t k,
+                                                  double r);
+NLA_API nla_status nla_fw_set_create_birkhoff(nla_fw_set **set, int64_t n);
+NLA_API nla_status nla_fw_set_create_spectraplex(nla_fw_set **set, int64_t n, double r,
+                                                 double tol, int64_t max_iter);
 NLA_API nla_status nla_fw_set_create_user(nla_fw_set **set, int64_t n, nla_fw_lmo_fn lmo,
                                           void *user);
 NLA_API void       nla_fw_set_destroy(nla_fw_set *set);
-/* The dimension of the variable (n, or m*n for the nuclear ball); -1 for NULL. */
+/* The dimension of the variable (n; m*n for the nuclear ball, n*n for the
+   Birkhoff polytope and the spectraplex); -1 for NULL. */
 NLA_API int64_t    nla_fw_set_dim(const nla_fw_set *set);
 /* v = LMO(g), written densely (dim doubles).  g must be finite. */
 NLA_API nla_status nla_fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
@@ -512,11 +545,16 @@ typedef enum nla_fw_variant {
     NLA_FW_BLENDED_PAIRWISE, /* BPCG (Tsuji, Tanaka, Pokutta 2022): a local step
                              x += gamma (s - a), gamma <= l_a, between the
                              active atoms s (least <g,s>) and a (largest
-                             <g,a>) when <g, a - s> >= gap / 2; else a FW step */
+                             <g,a>) when <g, a - s> >= gap / 2; else a FW
+                             step.  Over the nuclear ball (not lazy) the
+                             local step is a gradient step inside the
+                             subspaces of the active atoms, and the active
+                             set holds the iterate's SVD */
     NLA_FW_AUTO           /* the default: blended pairwise over the polytopes
-                             (simplices, L1, L-inf, box, K-sparse), vanilla
-                             over the nuclear ball, user sets and in the
-                             device loop */
+                             (simplices, L1, L-inf and K-norm balls, box,
+                             K-sparse, hypersimplex, Birkhoff) and the
+                             nuclear ball; vanilla over the spectraplex, user
+                             sets and in the device loop */
 } nla_fw_variant;
 
 typedef enum nla_fw_step_rule {
@@ -577,10 +615,11 @@ typedef struct nla_fw_result {
     int64_t lmo_calls;
 } nla_fw_result;
 
-/* Options.  Defaults: NLA_FW_AUTO (blended pairwise over polytopes, vanilla
-   otherwise), NLA_FW_ADAPTIVE, not lazy, tol 1e-7, max_iter 10000, no time
-   limit, no callback, quiet: least squares or a quadratic over a polytope
-   converges linearly with them.  L: the Lipschitz constant of the gradient
+/* Options.  Defaults: NLA_FW_AUTO (blended pairwise over polytopes and the
+   nuclear ball, vanilla otherwise), NLA_FW_ADAPTIVE, not lazy, tol 1e-7,
+   max_iter 10000, no time limit, no callback, quiet: least squares or a
+   quadratic over a polytope, or over the nuclear ball with a low-rank
+   optimum, converges linearly with them.  L: the Lipschitz constant of the gradient
    for NLA_FW_SHORT_STEP (> 0), the first estimate for NLA_FW_ADAPTIVE (0:
    take it from the curvature along the first direction), ignored
    otherwise.  Lazy (0 or 1; Braun, Pokutta, Zink 2017): the away, pairwise

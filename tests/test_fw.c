@@ -356,10 +356,10 @@ Test(fw, nuclear_ball_matches_svd_projection)
                           "tau %g: |X - X*| = %g, gap %g", taus[k], sqrt(err), res.gap);
         }
         /* rank two: X* lies in a face where the gradient's top two singular
-           values tie, so vanilla FW is sublinear there (and the power
-           iteration resolves the near-tie only approximately): 3000
-           iterations give about 1e-3 */
-        cr_assert_leq(sqrt(err), (k == 0 ? 1e-6 : 5e-3) * sqrt(nrm),
+           values tie.  Lanczos resolves the near-tie (the power iteration
+           it replaced left 5e-3), but vanilla FW is sublinear on such a face
+           of a ball that is not a polytope: 3000 iterations give 1.7e-4 */
+        cr_assert_leq(sqrt(err), (k == 0 ? 1e-6 : 1e-3) * sqrt(nrm),
                       "tau %g: |X - X*| = %g after %lld iterations (gap %g)", taus[k],
                       sqrt(err), (long long)res.iterations, res.gap);
         nla_fw_options_destroy(opt);

@@ -179,7 +179,7 @@ Test(fw_defaults, defaults_choose_the_variant_by_set)
     double q[N * N] = {0}, c[N], x[N], lo[N], hi[N];
     nla_fw_objective *obj = NULL;
     nla_fw_set *sets[6] = {0};
-    int active[6] = { 1, 1, 1, 1, 0, 0 };
+    int active[6] = { 1, 1, 1, 1, 1, 0 };   /* vanilla: the user set only */
     nla_fw_result res;
 
     for (int i = 0; i < N; i++) {

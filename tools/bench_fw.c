@@ -11,7 +11,8 @@
  *   - matrix completion over the nuclear-norm ball: 1/2 sum over 10% of the
  *     entries of (X - M)^2, M 1000x1000 of rank 10 with |M|_F = 1, r =
  *     |M|_*, a user quadratic (H d = d on the observed entries);
- *   - a Birkhoff problem, n = 200: not run, libnla has no Birkhoff set yet.
+ *   - the Birkhoff polytope, n = 200: 1/2 |X - Y|_F^2 with Y a permutation
+ *     matrix at 1/2 plus noise in [0, 2/n), a user quadratic, from X = I.
  *
  * Each variant (vanilla, away, pairwise, blended pairwise, and the lazy
  * away, pairwise and blended) solves each problem once with the default
@@ -113,6 +114,26 @@ static void completion_hv(int64_t n, const double *d, double *hd, void *user)
         hd[c->idx[k]] = d[c->idx[k]];
 }
 
+/* The Birkhoff problem: f = |X - Y|_F^2 / 2 (user = Y). */
+static double target_f(int64_t n, const double *x, double *grad, void *user)
+{
+    const double *y = user;
+    double f = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double r = x[i] - y[i];
+        f += 0.5 * r * r;
+        if (grad)
+            grad[i] = r;
+    }
+    return f;
+}
+
+static void target_hv(int64_t n, const double *d, double *hd, void *user)
+{
+    (void)user;
+    memcpy(hd, d, (size_t)n * sizeof(double));
+}
+
 /* What a problem needs: objective, set, start, and its data. */
 struct built {
     nla_fw_objective *obj;
@@ -182,17 +203,31 @@ out:
 
 static int build(const struct fw_problem *pr, struct built *p)
 {
-    int64_t m = pr->m, n = pr->n, dim = pr->kind == P_NUCLEAR ? m * n : n;
+    int64_t m = pr->m, n = pr->n;
+    int64_t dim = pr->kind == P_NUCLEAR || pr->kind == P_BIRKHOFF ? m * n : n;
     uint64_t seed = 42 + (uint64_t)pr->kind;
     nla_status st = NLA_OK;
     double sum = 0, r = 1;
 
     memset(p, 0, sizeof *p);
-    if (pr->kind == P_BIRKHOFF) {
-        snprintf(p->error, sizeof p->error, "not run: libnla has no Birkhoff set yet");
-        return -1;
-    }
     p->x0 = calloc((size_t)dim, sizeof(double));
+    if (pr->kind == P_BIRKHOFF) {
+        /* Y: a permutation at 1/2 plus noise in [0, 2/n); start at I */
+        if (!p->x0 || !(p->b = malloc((size_t)dim * sizeof(double)))) {
+            snprintf(p->error, sizeof p->error, "out of memory");
+            return -1;
+        }
+        for (int64_t j = 0; j < n; j++)
+            for (int64_t i = 0; i < n; i++)
+                p->b[i + j * n] = 2 * uni(&seed) / (double)n +
+                                  (j == (7 * i + 3) % n ? 0.5 : 0);
+        for (int64_t i = 0; i < n; i++)
+            p->x0[i + i * n] = 1;
+        if ((st = nla_fw_objective_create_user_quad(&p->obj, dim, target_f, target_hv,
+                                                    p->b)) == NLA_OK)
+            st = nla_fw_set_create_birkhoff(&p->set, n);
+        goto done;
+    }
     if (pr->kind == P_NUCLEAR) {
         if (!p->x0 || build_completion(p, m, n, &seed, &r) != 0) {
             snprintf(p->error, sizeof p->error, "out of memory");

@@ -4,6 +4,8 @@
  * argument and then calls these; nothing here validates.
  *
  *   fw_set.c        feasible sets: LMOs, structured vertices, feasibility
+ *   fw_eig.c        the matrix sets (nuclear ball, spectraplex): Lanczos
+ *   fw_assign.c     the Birkhoff polytope's assignment solver
  *   fw_objective.c  objectives: the linear operator of the built-in
  *                   quadratics (gemv/gbmv/spmv through the backend table)
  *   fw_solve.c      the loop: variants, lazy steps, step rules
@@ -18,22 +20,40 @@
 #include <stdio.h>
 #include "core/internal.h"
 
+/* <x, y> with four partial sums: the solver's short dots (n and the rows of
+   A, often 30-1000) are latency-bound as one chain of adds. */
+static inline double fw_dot(const double *x, const double *y, int64_t n)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += x[i] * y[i];
+        s1 += x[i + 1] * y[i + 1];
+        s2 += x[i + 2] * y[i + 2];
+        s3 += x[i + 3] * y[i + 3];
+    }
+    for (; i < n; i++)
+        s0 += x[i] * y[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* ------------------------------------------------------------------ sets */
 
 typedef enum fw_set_kind {
     FW_SET_PROB_SIMPLEX, FW_SET_UNIT_SIMPLEX, FW_SET_L1, FW_SET_LINF, FW_SET_BOX,
-    FW_SET_KSPARSE, FW_SET_NUCLEAR, FW_SET_USER
+    FW_SET_KSPARSE, FW_SET_KNORM, FW_SET_HYPERSIMPLEX, FW_SET_BIRKHOFF, FW_SET_NUCLEAR,
+    FW_SET_SPECTRAPLEX, FW_SET_USER
 } fw_set_kind;
 
 struct nla_fw_set {
     fw_set_kind kind;
-    int64_t n;             /* dimension of the variable (m*cols for nuclear) */
-    int64_t m, cols;       /* nuclear: the matrix shape */
-    int64_t k;             /* ksparse */
-    double r;
+    int64_t n;             /* dimension of the variable (m*cols for matrices) */
+    int64_t m, cols;       /* the matrix shape (m = 1, cols = n for vectors) */
+    int64_t k;             /* ksparse, knorm, hypersimplex */
+    double r;              /* radius (birkhoff: 1) */
     double *lo, *hi;       /* box (owned copies) */
-    double tol;            /* nuclear: power iteration tolerance */
-    int64_t max_iter;      /* nuclear: power iteration sweeps */
+    double tol;            /* nuclear, spectraplex: Lanczos tolerance */
+    int64_t max_iter;      /* nuclear, spectraplex: Lanczos products */
     nla_fw_lmo_fn lmo;     /* user */
     void *user;
 };
@@ -53,14 +73,48 @@ typedef struct fw_vertex {
 } fw_vertex;
 
 /* Scratch for LMO calls: capacity for any vertex of the set, the sort
-   buffer of ksparse and the warm start of the nuclear power iteration. */
+   buffer (ksparse, hypersimplex), the assignment solver's (Birkhoff) and
+   the matrix sets' Lanczos basis and warm start. */
 typedef struct fw_lmo_work {
     fw_vertex v;
     void *sortbuf;
-    double *warm;          /* nuclear: right vector of the previous call */
+    double *basis;         /* Lanczos: (FW_LANCZOS_K + 1) vectors */
+    double *tri;           /* Lanczos: T and its scratch (8 FW_LANCZOS_K) */
+    double *opbuf;         /* Lanczos: the operator's scratch */
+    double *warm;          /* the previous call's vector */
     int have_warm;
-    double *tmpc;          /* nuclear: the previous v (cols doubles) */
+    int refine;            /* the next call: a fresh start, tol/1000, 4x steps */
+    uint64_t starts;       /* Lanczos starts so far (each its own direction) */
 } fw_lmo_work;
+
+/* The matrix sets (fw_eig.c): Lanczos restarts after FW_LANCZOS_K steps;
+   its vector has fw_eig_side(set) entries. */
+#define FW_LANCZOS_K 32
+int64_t fw_eig_side(const nla_fw_set *set);
+nla_status fw_lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const double *g,
+                          fw_lmo_work *w);
+nla_status fw_lmo_spectraplex(nla_context *ctx, const nla_fw_set *set, const double *g,
+                              fw_lmo_work *w);
+/* The SVD of the rows-by-cols a by one-sided Jacobi: a's columns become
+   s_j p_j, q (cols-by-cols, or NULL) the right vectors (when rows < cols,
+   cols - rows of the s_j are 0). */
+void fw_jacobi_svd(double *a, int64_t rows, int64_t cols, double *q, double *s);
+/* x (m-by-c), or x' when c > m, as a tall array with cols doubles spare
+   at its end (NULL: ENOMEM; free() it). */
+double *fw_tall_copy(const double *x, int64_t m, int64_t c);
+/* |X|_* by one-sided Jacobi (-1: ENOMEM); the least eigenvalue of the
+   symmetric part of the spectraplex's X, a Ritz value (NAN: ENOMEM) */
+double fw_nuclear_norm(const double *x, int64_t m, int64_t c);
+double fw_sym_min_eig(nla_context *ctx, const nla_fw_set *set, const double *x);
+/* Whether the set's LMO is exact (all but nuclear and spectraplex). */
+static inline int fw_set_exact(const nla_fw_set *set)
+{
+    return set->kind != FW_SET_NUCLEAR && set->kind != FW_SET_SPECTRAPLEX;
+}
+
+/* The Birkhoff LMO (fw_assign.c) and its scratch's size. */
+size_t fw_assign_bytes(int64_t n);
+void fw_lmo_birkhoff(const double *g, int64_t n, fw_vertex *v, void *buf);
 
 nla_status fw_lmo_work_init(fw_lmo_work *w, const nla_fw_set *set);
 void fw_lmo_work_free(fw_lmo_work *w);
@@ -68,8 +122,11 @@ void fw_lmo_work_free(fw_lmo_work *w);
 nla_status fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
                       fw_lmo_work *w);
 /* 0 if x lies in the set (up to the documented tolerance); otherwise a
-   description of the violation in why. */
-int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t len);
+   description of the violation in why (1), or -1 when out of memory. */
+int fw_set_infeasible(nla_context *ctx, const nla_fw_set *set, const double *x, char *why,
+                      size_t len);
+/* A short name of the set's kind ("Birkhoff polytope"). */
+const char *fw_set_name(const nla_fw_set *set);
 
 /* Structured vertex operations (n = the set's dimension). */
 double fw_vx_dot(const fw_vertex *v, const double *g, int64_t n, int64_t m);
@@ -97,8 +154,9 @@ typedef struct fw_active {
      FW    d = to - x
      AWAY  d = x - a_from
      PAIR  d = to - a_from
+     FACE  d = U (M+ - M) W', the nuclear ball's local step (fw_face.c)
    to is the LMO's vertex (to_idx -1) or the active atom to_idx. */
-typedef enum fw_dir { FW_DIR_FW, FW_DIR_AWAY, FW_DIR_PAIR } fw_dir;
+typedef enum fw_dir { FW_DIR_FW, FW_DIR_AWAY, FW_DIR_PAIR, FW_DIR_FACE } fw_dir;
 typedef struct fw_move {
     fw_dir dir;
     const fw_vertex *to;
@@ -106,6 +164,10 @@ typedef struct fw_move {
 } fw_move;
 
 void fw_active_free(fw_active *s);
+void fw_active_clear(fw_active *s);
+/* appends a copy of v with weight lambda (no search for an equal atom) */
+nla_status fw_active_add(fw_active *s, const fw_vertex *v, double lambda, int64_t n,
+                         int64_t m);
 /* The start point as the first atom: one-hot when it has one non-zero. */
 nla_status fw_active_init(fw_active *s, const double *x, int64_t n, int64_t m);
 /* The atoms with the largest <g,a> (*ia, *ga) and the least <g,s> (*is,
@@ -119,6 +181,23 @@ nla_status fw_active_step(fw_active *s, const fw_move *mv, double gamma, int dro
 /* x = sum lambda_i a_i when every atom is sparse (exact zeros off their
    support): 1, or 0 with x untouched. */
 int fw_active_rebuild(const fw_active *s, double *x, int64_t n);
+
+/* The nuclear ball's local steps for BPCG (fw_face.c). */
+typedef struct fw_face fw_face;
+nla_status fw_face_create(const nla_fw_set *set, fw_face **f);
+void fw_face_free(fw_face *f);
+/* The start point x as rank-one atoms, by its SVD, when min(m, c) <= 256
+   (a dense atom would keep face steps out until it left). */
+nla_status fw_face_start(fw_face *f, fw_active *as, const double *x);
+/* Whether every atom is rank one (the face step needs it). */
+int fw_face_ready(const fw_active *as);
+/* The local step at x = sum of the atoms (L: the gradient's Lipschitz
+   estimate): d (m*c), <g, d> and the largest step; returns the small
+   ball's gap, or NAN (out of memory: no step). */
+double fw_face_plan(fw_face *f, const fw_active *as, const double *g, double L, double *d,
+                    double *dg, double *gmax);
+/* After x += gamma d: the active set rebuilt from the face's new M. */
+nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma);
 
 /* ------------------------------------------------------------ objectives */
 
@@ -206,16 +285,20 @@ void fw_options_default(nla_fw_options *o);
    device loop (dev) or the CPU's; lazy only with an active set. */
 void fw_options_resolve(const nla_fw_options *in, const nla_fw_set *set, int dev,
                         nla_fw_options *out);
-/* Clamps x into the set's bounds where it has them (simplices: x >= 0;
-   box lo <= x <= hi; L-inf ball |x_i| <= r): a change of rounding size. */
+/* Clamps x into the set's bounds where it has them (simplices, Birkhoff:
+   x >= 0; hypersimplex 0 <= x <= r; box lo <= x <= hi; L-inf ball
+   |x_i| <= r): a change of rounding size. */
 void fw_set_snap(const nla_fw_set *set, double *x);
 
 /* Shared by the CPU loop and the backend loop's hook (fw_solve.c). */
 double fw_now(void);       /* CLOCK_MONOTONIC, seconds */
 void fw_verbose_header(FILE *out);
 /* The checks before a step, in order (the gap finite, tol, max_iter, the
-   time limit): the stop, or -1 to go on.  Tracks the best gap. */
-int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best);
+   time limit): the stop, or -1 to go on.  Tracks the best gap.  A gap
+   below floor is never a success: -INFINITY for an exact LMO, minus the
+   rounding of the gap for an inexact one. */
+int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best,
+                  double floor);
 /* The callback and the verbose row of the step about to be taken: the
    stop (the callback's), or -1. */
 int fw_report_step(const nla_fw_options *opt, const nla_fw_state *state);

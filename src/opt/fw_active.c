@@ -8,7 +8,7 @@
 #include <string.h>
 #include "opt/fw.h"
 
-static void active_clear(fw_active *s)
+void fw_active_clear(fw_active *s)
 {
     for (int64_t i = 0; i < s->len; i++)
         fw_vx_free(s->a[i].v);
@@ -17,7 +17,7 @@ static void active_clear(fw_active *s)
 
 void fw_active_free(fw_active *s)
 {
-    active_clear(s);
+    fw_active_clear(s);
     free(s->a);
     s->a = NULL;
     s->cap = 0;
@@ -31,7 +31,7 @@ static int active_find(const fw_active *s, const fw_vertex *v, int64_t n, int64_
     return -1;
 }
 
-static nla_status active_add(fw_active *s, const fw_vertex *v, double lambda, int64_t n,
+nla_status fw_active_add(fw_active *s, const fw_vertex *v, double lambda, int64_t n,
                              int64_t m)
 {
     fw_vertex *c;
@@ -66,7 +66,7 @@ static nla_status active_credit(fw_active *s, const fw_vertex *v, double gamma, 
         s->a[i].lambda += gamma;
         return NLA_OK;
     }
-    return active_add(s, v, gamma, n, m);
+    return fw_active_add(s, v, gamma, n, m);
 }
 
 /* Drops the atoms of weight <= FW_PURGE and renormalizes: how many went. */
@@ -109,7 +109,7 @@ nla_status fw_active_init(fw_active *s, const double *x, int64_t n, int64_t m)
         v.kind = FW_VX_DENSE;
         v.dense = (double *)x;
     }
-    return active_add(s, &v, 1.0, n, m);
+    return fw_active_add(s, &v, 1.0, n, m);
 }
 
 void fw_active_extremes(const fw_active *s, const double *g, int64_t n, int64_t m,
@@ -152,8 +152,8 @@ nla_status fw_active_step(fw_active *s, const fw_move *mv, double gamma, int dro
         }
         if (gamma >= 1) {
             *removed = s->len;
-            active_clear(s);
-            return active_add(s, mv->to, 1.0, n, m);
+            fw_active_clear(s);
+            return fw_active_add(s, mv->to, 1.0, n, m);
         }
         for (int64_t i = 0; i < s->len; i++)
             s->a[i].lambda *= 1 - gamma;
@@ -173,6 +173,8 @@ nla_status fw_active_step(fw_active *s, const fw_move *mv, double gamma, int dro
             s->a[mv->to_idx].lambda += gamma;
         else
             st = active_credit(s, mv->to, gamma, n, m);
+        break;
+    case FW_DIR_FACE:          /* fw_face_commit rebuilds the set */
         break;
     }
     *removed += active_purge(s);

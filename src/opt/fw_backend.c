@@ -31,9 +31,7 @@ int fw_dev_problem(const nla_fw_objective *obj, const nla_fw_set *set,
     case FW_SET_BOX:          p->set = NLA_FW_DEV_BOX; break;
     default:
         snprintf(why, len, "set is a %s (simplices, L1 and L-inf balls and boxes only)",
-                 set->kind == FW_SET_KSPARSE   ? "K-sparse polytope"
-                 : set->kind == FW_SET_NUCLEAR ? "nuclear-norm ball"
-                                               : "user set (a host callback)");
+                 fw_set_name(set));
         return 1;
     }
     p->quad = obj->kind == FW_OBJ_QUAD;
@@ -85,7 +83,7 @@ static int dev_hook(void *user, const nla_fw_dev_iter *it)
     r->e.f = it->f;
     r->e.gap = it->gap;
     r->e.lmo_calls = it->t + 1;   /* one an iteration, this one's included */
-    if ((k = fw_check_stop(r->opt, it->gap, it->t, r->e.el, &r->e.best)) >= 0) {
+    if ((k = fw_check_stop(r->opt, it->gap, it->t, r->e.el, &r->e.best, -INFINITY)) >= 0) {
         r->e.stop = (nla_fw_stop)k;
         return NLA_FW_DEV_STOP;
     }

@@ -95,14 +95,6 @@ nla_status fw_op_apply_vertex(nla_context *ctx, const fw_op *op, const fw_vertex
     return fw_op_apply(ctx, op, 0, scratch, y);
 }
 
-static double dot(const double *x, const double *y, int64_t n)
-{
-    double s = 0;
-    for (int64_t i = 0; i < n; i++)
-        s += x[i] * y[i];
-    return s;
-}
-
 nla_status fw_obj_from_image(nla_context *ctx, const nla_fw_objective *o,
                              const double *x, const double *w, double *f,
                              double *grad, double *scratch)
@@ -112,10 +104,10 @@ nla_status fw_obj_from_image(nla_context *ctx, const nla_fw_objective *o,
     if (o->kind == FW_OBJ_LSQ) {
         for (int64_t i = 0; i < rows; i++)
             scratch[i] = w[i] - o->b[i];
-        *f = 0.5 * dot(scratch, scratch, rows);
+        *f = 0.5 * fw_dot(scratch, scratch, rows);
         return grad ? fw_op_apply(ctx, &o->op, 1, scratch, grad) : NLA_OK;
     }
-    *f = 0.5 * dot(x, w, n) + (o->c ? dot(o->c, x, n) : 0.0);
+    *f = 0.5 * fw_dot(x, w, n) + (o->c ? fw_dot(o->c, x, n) : 0.0);
     if (grad)
         for (int64_t i = 0; i < n; i++)
             grad[i] = w[i] + (o->c ? o->c[i] : 0.0);
@@ -125,8 +117,8 @@ nla_status fw_obj_from_image(nla_context *ctx, const nla_fw_objective *o,
 double fw_obj_curvature(const nla_fw_objective *o, const double *d, const double *md)
 {
     if (o->kind == FW_OBJ_LSQ)
-        return dot(md, md, o->op.rows);
-    return dot(d, md, o->n);
+        return fw_dot(md, md, o->op.rows);
+    return fw_dot(d, md, o->n);
 }
 
 nla_status fw_obj_eval(nla_context *ctx, const nla_fw_objective *o, const double *x,
@@ -158,6 +150,7 @@ int fw_gram_fits(const nla_fw_objective *o, const nla_fw_set *set)
     case FW_SET_UNIT_SIMPLEX:
     case FW_SET_L1:
     case FW_SET_KSPARSE:
+    case FW_SET_HYPERSIMPLEX:
         /* G's n^2 doubles: at most A's m n and 256 MiB more */
         return (double)o->op.cols * (double)o->op.cols <=
                (double)o->op.rows * (double)o->op.cols + (double)(1 << 25);

@@ -41,13 +41,14 @@ static void verbose_row(FILE *out, int64_t t, const char *type, double f, double
             gap, el, el > 0 ? (double)t / el : 0.0);
 }
 
-int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best)
+int fw_check_stop(const nla_fw_options *opt, double gap, int64_t t, double el, double *best,
+                  double floor)
 {
     if (!isfinite(gap))
         return NLA_FW_STOP_NUMERIC;
     if (gap < *best)
         *best = gap;
-    if (gap <= opt->tol)
+    if (gap <= opt->tol && gap >= floor)
         return NLA_FW_STOP_GAP;
     if (t >= opt->max_iter)
         return NLA_FW_STOP_MAX_ITER;

@@ -4,8 +4,10 @@
  * start point.
  *
  * A vertex is kept in the cheapest form that describes it exactly:
- * one-hot and K-sparse vertices as (index, value) lists, nuclear-ball
- * vertices as s*u*w' (m + cols numbers), box and L-inf vertices densely.
+ * one-hot, K-sparse and permutation vertices as (index, value) lists,
+ * nuclear-ball and spectraplex vertices as s*u*w' (m + cols numbers), box,
+ * L-inf and K-norm vertices densely.  The matrix sets' LMOs are in
+ * fw_eig.c, the Birkhoff polytope's in fw_assign.c.
  * Inner products and axpys then cost O(nnz), O(n) or O(m*cols) as the form
  * allows, and the active set stores each vertex compactly.
  */
@@ -129,30 +131,42 @@ struct abs_idx { double a; int64_t i; };
 
 nla_status fw_lmo_work_init(fw_lmo_work *w, const nla_fw_set *set)
 {
-    int64_t n = set->n, cap = 1;
+    int64_t n = set->n, cap = 1, side, k = FW_LANCZOS_K;
     memset(w, 0, sizeof *w);
-    if (set->kind == FW_SET_KSPARSE)
+    if (set->kind == FW_SET_KSPARSE || set->kind == FW_SET_HYPERSIMPLEX)
         cap = set->k;
+    if (set->kind == FW_SET_BIRKHOFF)
+        cap = set->m;
     w->v.idx = malloc((size_t)cap * sizeof(int64_t));
     w->v.val = malloc((size_t)cap * sizeof(double));
     if (!w->v.idx || !w->v.val)
         goto nomem;
     switch (set->kind) {
-    case FW_SET_LINF: case FW_SET_BOX: case FW_SET_USER:
+    case FW_SET_LINF: case FW_SET_BOX: case FW_SET_KNORM: case FW_SET_USER:
         if (!(w->v.dense = malloc((size_t)(n ? n : 1) * sizeof(double))))
             goto nomem;
         break;
-    case FW_SET_KSPARSE:
+    case FW_SET_KSPARSE: case FW_SET_HYPERSIMPLEX:
         if ((size_t)n > SIZE_MAX / sizeof(struct abs_idx) ||
             !(w->sortbuf = malloc((size_t)n * sizeof(struct abs_idx))))
             goto nomem;
         break;
-    case FW_SET_NUCLEAR:
+    case FW_SET_BIRKHOFF:
+        if (!(w->sortbuf = malloc(fw_assign_bytes(set->m))))
+            goto nomem;
+        break;
+    case FW_SET_NUCLEAR: case FW_SET_SPECTRAPLEX:
+        side = fw_eig_side(set);
+        k = side < k ? side : k;
         w->v.u = malloc((size_t)set->m * sizeof(double));
         w->v.w = malloc((size_t)set->cols * sizeof(double));
-        w->warm = malloc((size_t)set->cols * sizeof(double));
-        w->tmpc = malloc((size_t)set->cols * sizeof(double));
-        if (!w->v.u || !w->v.w || !w->warm || !w->tmpc)
+        w->warm = malloc((size_t)side * sizeof(double));
+        w->opbuf = malloc((size_t)(set->m > set->cols ? set->m : set->cols) * sizeof(double));
+        w->tri = malloc((size_t)(8 * k) * sizeof(double));
+        if ((size_t)side > SIZE_MAX / sizeof(double) / (size_t)(k + 1))
+            goto nomem;
+        w->basis = malloc((size_t)side * (size_t)(k + 1) * sizeof(double));
+        if (!w->v.u || !w->v.w || !w->warm || !w->opbuf || !w->tri || !w->basis)
             goto nomem;
         break;
     default:
@@ -172,33 +186,37 @@ void fw_lmo_work_free(fw_lmo_work *w)
     free(w->v.u);
     free(w->v.w);
     free(w->sortbuf);
+    free(w->basis);
+    free(w->tri);
+    free(w->opbuf);
     free(w->warm);
-    free(w->tmpc);
     memset(w, 0, sizeof *w);
 }
 
 /* ------------------------------------------------------------------ LMOs */
 
-/* The first index of the smallest g_i. */
+/* The first index of the smallest g_i (g finite): the least value by a
+   reduction the compiler vectorizes, then its first place. */
 static int64_t argmin(const double *g, int64_t n)
 {
+    double m = g[0];
     int64_t k = 0;
     for (int64_t i = 1; i < n; i++)
-        if (g[i] < g[k])
-            k = i;
+        m = g[i] < m ? g[i] : m;
+    while (g[k] != m)
+        k++;
     return k;
 }
 
-/* The first index of the largest |g_i|. */
+/* The first index of the largest |g_i| (g finite), the same way. */
 static int64_t argmax_abs(const double *g, int64_t n)
 {
+    double m = 0;
     int64_t k = 0;
-    double best = fabs(g[0]);
-    for (int64_t i = 1; i < n; i++)
-        if (fabs(g[i]) > best) {
-            best = fabs(g[i]);
-            k = i;
-        }
+    for (int64_t i = 0; i < n; i++)
+        m = fabs(g[i]) > m ? fabs(g[i]) : m;
+    while (fabs(g[k]) != m)
+        k++;
     return k;
 }
 
@@ -210,8 +228,8 @@ static void one_hot(fw_vertex *v, int64_t i, double val)
     v->val[0] = val;
 }
 
-/* |g| descending, then index ascending: a total order, so the K chosen
-   are unique even with ties. */
+/* The key a descending, then the index ascending: a total order, so the K
+   chosen are unique even with ties. */
 static int cmp_abs_idx(const void *x, const void *y)
 {
     const struct abs_idx *a = x, *b = y;
@@ -226,18 +244,16 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-static void lmo_ksparse(const nla_fw_set *set, const double *g, fw_lmo_work *w)
+/* v's indices: the k first of the n keys a_i (ties: lowest i) in
+   ascending index order. */
+static void k_first(struct abs_idx *s, int64_t n, int64_t k, fw_vertex *v)
 {
-    struct abs_idx *s = w->sortbuf;
-    int64_t n = set->n, k = set->k;
-    fw_vertex *v = &w->v;
-
-    for (int64_t i = 0; i < n; i++) {
-        s[i].a = fabs(g[i]);
-        s[i].i = i;
-    }
     if (k == 1) {
-        one_hot(v, argmax_abs(g, n), 0);
+        int64_t b = 0;
+        for (int64_t i = 1; i < n; i++)
+            if (s[i].a > s[b].a)
+                b = i;
+        v->idx[0] = b;
     } else {
         qsort(s, (size_t)n, sizeof *s, cmp_abs_idx);
         for (int64_t j = 0; j < k; j++)
@@ -246,100 +262,41 @@ static void lmo_ksparse(const nla_fw_set *set, const double *g, fw_lmo_work *w)
     }
     v->kind = FW_VX_SPARSE;
     v->nnz = k;
-    for (int64_t j = 0; j < k; j++)
-        v->val[j] = g[v->idx[j]] > 0 ? -set->r : set->r;
 }
 
-static double norm2(const double *x, int64_t n)
+/* ksparse: the k largest |g_i| get -r sign(g_i); hypersimplex: the k
+   least g_i get r. */
+static void lmo_ksparse(const nla_fw_set *set, const double *g, fw_lmo_work *w)
 {
-    double s = 0;
-    for (int64_t i = 0; i < n; i++)
-        s += x[i] * x[i];
-    return sqrt(s);
-}
+    struct abs_idx *s = w->sortbuf;
+    int hyper = set->kind == FW_SET_HYPERSIMPLEX;
 
-/* A fixed pseudo-random unit direction (splitmix64), added to the warm
-   start so that it is never orthogonal to the top singular vector. */
-static void jitter(double *v, int64_t n, double scale)
-{
-    uint64_t s = 0x243f6a8885a308d3ULL;
-    for (int64_t i = 0; i < n; i++) {
-        uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-        z ^= z >> 31;
-        v[i] += scale * ((double)(z >> 11) * 0x1.0p-53 - 0.5);
+    for (int64_t i = 0; i < set->n; i++) {
+        s[i].a = hyper ? -g[i] : fabs(g[i]);
+        s[i].i = i;
     }
+    k_first(s, set->n, set->k, &w->v);
+    for (int64_t j = 0; j < set->k; j++)
+        w->v.val[j] = !hyper && g[w->v.idx[j]] > 0 ? -set->r : set->r;
 }
 
-static void scal(double *x, int64_t n, double a)
+/* The K-norm ball: the one-hot vertex -r sign(g_i) e_i (i: the largest
+   |g_i|) or the dense -(r/k) sign(g), whichever is lower; one-hot on a
+   tie. */
+static void lmo_knorm(const nla_fw_set *set, const double *g, fw_vertex *v)
 {
-    for (int64_t i = 0; i < n; i++)
-        x[i] *= a;
-}
+    int64_t n = set->n, i = argmax_abs(g, n);
+    double asum = 0, rk = set->r / (double)set->k;
 
-/* Top singular pair of G (m-by-c) by power iteration on G'G:
-   u = Gv/|Gv|, v = G'u/|G'u|, sigma = |G'u|, until v moves by at most tol
-   (2-norm) in a sweep.  Stopping on the vector, not on sigma, matters: sigma
-   converges twice as fast, so |sigma change| <= tol leaves the vertex only
-   sqrt(tol) accurate.  With tied top singular values any vector of their
-   space is a valid answer and v still settles (at the rate of the next
-   gap).  The vertex is -r*u*v'. */
-static nla_status lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const double *g,
-                              fw_lmo_work *w)
-{
-    int64_t m = set->m, c = set->cols;
-    double *u = w->v.u, *v = w->v.w, *prev = w->tmpc, sigma = 0, nt, move;
-    const struct nla_backend_ops *ops;
-    nla_exec ex;
-    nla_status s;
-
-    if (w->have_warm) {
-        memcpy(v, w->warm, (size_t)c * sizeof(double));
-        jitter(v, c, 1e-3 / sqrt((double)c));
+    for (int64_t j = 0; j < n; j++)
+        asum += fabs(g[j]);
+    if (rk * asum > set->r * fabs(g[i])) {
+        v->kind = FW_VX_DENSE;
+        for (int64_t j = 0; j < n; j++)
+            v->dense[j] = g[j] > 0 ? -rk : rk;
     } else {
-        memset(v, 0, (size_t)c * sizeof(double));
-        jitter(v, c, 1.0);
+        one_hot(v, i, g[i] > 0 ? -set->r : set->r);
     }
-    scal(v, c, 1.0 / norm2(v, c));
-    for (int64_t it = 0; it < set->max_iter; it++) {
-        ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0); /* host: the CPU */
-        s = ops->dgemv(&ex, NLA_NO_TRANS, m, c, 1.0, g, m, v, 1, 0.0, u, 1);
-        if (s != NLA_OK)
-            return s;
-        nt = norm2(u, m);
-        if (!isfinite(nt))
-            return NLA_ENUMERIC; /* |G v| overflows: u would not be a vertex */
-        if (!(nt > 0))
-            break;
-        scal(u, m, 1.0 / nt);
-        ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
-        memcpy(prev, v, (size_t)c * sizeof(double));
-        s = ops->dgemv(&ex, NLA_TRANS, m, c, 1.0, g, m, u, 1, 0.0, v, 1);
-        if (s != NLA_OK)
-            return s;
-        sigma = norm2(v, c);
-        if (!(sigma > 0) || !isfinite(sigma))
-            break;
-        scal(v, c, 1.0 / sigma);
-        move = 0;
-        for (int64_t j = 0; j < c; j++)
-            move += (v[j] - prev[j]) * (v[j] - prev[j]);
-        if (sqrt(move) <= set->tol)
-            break;
-    }
-    if (!(sigma > 0) || !isfinite(sigma)) {
-        /* G == 0 (every vertex is a minimizer): -r e_1 e_1' */
-        memset(u, 0, (size_t)m * sizeof(double));
-        memset(v, 0, (size_t)c * sizeof(double));
-        u[0] = v[0] = 1;
-    } else {
-        memcpy(w->warm, v, (size_t)c * sizeof(double));
-        w->have_warm = 1;
-    }
-    w->v.kind = FW_VX_RANK1;
-    w->v.s = -set->r;
-    return NLA_OK;
 }
 
 nla_status fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
@@ -377,10 +334,19 @@ nla_status fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
             v->dense[i] = g[i] > 0 ? set->lo[i] : set->hi[i];
         return NLA_OK;
     case FW_SET_KSPARSE:
+    case FW_SET_HYPERSIMPLEX:
         lmo_ksparse(set, g, w);
         return NLA_OK;
+    case FW_SET_KNORM:
+        lmo_knorm(set, g, v);
+        return NLA_OK;
+    case FW_SET_BIRKHOFF:
+        fw_lmo_birkhoff(g, set->m, v, w->sortbuf);
+        return NLA_OK;
     case FW_SET_NUCLEAR:
-        return lmo_nuclear(ctx, set, g, w);
+        return fw_lmo_nuclear(ctx, set, g, w);
+    case FW_SET_SPECTRAPLEX:
+        return fw_lmo_spectraplex(ctx, set, g, w);
     case FW_SET_USER:
         v->kind = FW_VX_DENSE;
         set->lmo(n, g, v->dense, set->user);
@@ -391,50 +357,12 @@ nla_status fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
 
 /* ----------------------------------------------------------- feasibility */
 
-/* Singular values of the m-by-c matrix x (copied) by one-sided Jacobi;
-   returns their sum, or -1 when out of memory. */
-static double nuclear_norm(const double *x, int64_t m, int64_t c)
+static double norm2(const double *x, int64_t n)
 {
-    int64_t rows = m >= c ? m : c, cols = m >= c ? c : m;
-    double *a = malloc((size_t)(rows * cols) * sizeof(double)), sum = 0;
-
-    if (!a)
-        return -1;
-    /* columns of a: columns of x, or rows of x when c > m */
-    for (int64_t j = 0; j < cols; j++)
-        for (int64_t i = 0; i < rows; i++)
-            a[i + j * rows] = m >= c ? x[i + j * m] : x[j + i * m];
-    for (int sweep = 0; sweep < 60; sweep++) {
-        int rotated = 0;
-        for (int64_t p = 0; p < cols; p++)
-            for (int64_t q = p + 1; q < cols; q++) {
-                double *ap = a + p * rows, *aq = a + q * rows;
-                double al = 0, be = 0, ga = 0, ze, t, cs, sn;
-                for (int64_t i = 0; i < rows; i++) {
-                    al += ap[i] * ap[i];
-                    be += aq[i] * aq[i];
-                    ga += ap[i] * aq[i];
-                }
-                if (fabs(ga) <= DBL_EPSILON * sqrt(al * be))
-                    continue;
-                rotated = 1;
-                ze = (be - al) / (2 * ga);
-                t = (ze >= 0 ? 1.0 : -1.0) / (fabs(ze) + sqrt(1 + ze * ze));
-                cs = 1 / sqrt(1 + t * t);
-                sn = cs * t;
-                for (int64_t i = 0; i < rows; i++) {
-                    double xp = ap[i], xq = aq[i];
-                    ap[i] = cs * xp - sn * xq;
-                    aq[i] = sn * xp + cs * xq;
-                }
-            }
-        if (!rotated)
-            break;
-    }
-    for (int64_t j = 0; j < cols; j++)
-        sum += norm2(a + j * rows, rows);
-    free(a);
-    return sum;
+    double s = 0;
+    for (int64_t i = 0; i < n; i++)
+        s += x[i] * x[i];
+    return sqrt(s);
 }
 
 /* Matrices up to this many columns (of the smaller side) get an exact
@@ -452,10 +380,109 @@ static int linf_violation(const double *x, int64_t n, double r, double tol, char
     return 0;
 }
 
-int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t len)
+static int neg_violation(const double *x, int64_t n, double tol, char *why, size_t len)
+{
+    for (int64_t i = 0; i < n; i++)
+        if (x[i] < -tol) {
+            snprintf(why, len, "x[%lld] = %g < 0", (long long)i, x[i]);
+            return 1;
+        }
+    return 0;
+}
+
+static int cmp_desc(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a < b) - (a > b);
+}
+
+/* The K-norm: the sum of the k largest |x_i| (-1: ENOMEM). */
+static double knorm(const double *x, int64_t n, int64_t k)
+{
+    double *a = malloc((size_t)n * sizeof(double)), s = 0;
+    if (!a)
+        return -1;
+    for (int64_t i = 0; i < n; i++)
+        a[i] = fabs(x[i]);
+    qsort(a, (size_t)n, sizeof *a, cmp_desc);
+    for (int64_t i = 0; i < k; i++)
+        s += a[i];
+    free(a);
+    return s;
+}
+
+/* Every row and column of the n-by-n x sums to 1. */
+static int stochastic_violation(const double *x, int64_t n, double tol, char *why,
+                                size_t len)
+{
+    for (int64_t j = 0; j < n; j++) {
+        double rs = 0, cs = 0;
+        for (int64_t i = 0; i < n; i++) {
+            cs += x[i + j * n];
+            rs += x[j + i * n];
+        }
+        if (fabs(cs - 1) > tol || fabs(rs - 1) > tol) {
+            snprintf(why, len, "%s %lld sums to %.17g, not 1", fabs(cs - 1) > tol ?
+                     "column" : "row", (long long)j, fabs(cs - 1) > tol ? cs : rs);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int nuclear_violation(const nla_fw_set *set, const double *x, double tol, char *why,
+                             size_t len)
+{
+    double r = set->r, fro = norm2(x, set->n), nuc;
+    double mn = (double)(set->m < set->cols ? set->m : set->cols);
+    if (fro > r + tol) {
+        snprintf(why, len, "|X|_F = %.17g > r = %.17g (so is |X|_*)", fro, r);
+        return 1;
+    }
+    if (sqrt(mn) * fro <= r || mn > FW_NUCLEAR_CHECK_MAX)
+        return 0;
+    if ((nuc = fw_nuclear_norm(x, set->m, set->cols)) < 0)
+        return -1;
+    if (nuc > r + tol + 1e-12 * nuc) {
+        snprintf(why, len, "|X|_* = %.17g > r = %.17g", nuc, r);
+        return 1;
+    }
+    return 0;
+}
+
+static int spectraplex_violation(nla_context *ctx, const nla_fw_set *set, const double *x,
+                                 double tol, char *why, size_t len)
+{
+    int64_t n = set->m;
+    double tr = 0, lmin;
+    for (int64_t j = 0; j < n; j++) {
+        tr += x[j + j * n];
+        for (int64_t i = j + 1; i < n; i++)
+            if (fabs(x[i + j * n] - x[j + i * n]) > tol) {
+                snprintf(why, len, "X is not symmetric: X[%lld][%lld] = %g, X[%lld][%lld] "
+                         "= %g", (long long)i, (long long)j, x[i + j * n], (long long)j,
+                         (long long)i, x[j + i * n]);
+                return 1;
+            }
+    }
+    if (fabs(tr - set->r) > tol) {
+        snprintf(why, len, "trace(X) = %.17g != r = %.17g", tr, set->r);
+        return 1;
+    }
+    if (isnan(lmin = fw_sym_min_eig(ctx, set, x)))
+        return -1;
+    if (lmin < -tol) {
+        snprintf(why, len, "X has the eigenvalue %g < 0", lmin);
+        return 1;
+    }
+    return 0;
+}
+
+int fw_set_infeasible(nla_context *ctx, const nla_fw_set *set, const double *x, char *why,
+                      size_t len)
 {
     int64_t n = set->n;
-    double r = set->r, tol = 1e-9 * (r > 1 ? r : 1), sum = 0, asum = 0;
+    double r = set->r, tol = 1e-9 * (r > 1 ? r : 1), sum = 0, asum = 0, kn;
 
     for (int64_t i = 0; i < n; i++) {
         if (!isfinite(x[i])) {
@@ -469,11 +496,8 @@ int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t 
     switch (set->kind) {
     case FW_SET_PROB_SIMPLEX:
     case FW_SET_UNIT_SIMPLEX:
-        for (int64_t i = 0; i < n; i++)
-            if (x[i] < -tol) {
-                snprintf(why, len, "x[%lld] = %g < 0", (long long)i, x[i]);
-                return 1;
-            }
+        if (neg_violation(x, n, tol, why, len))
+            return 1;
         if (set->kind == FW_SET_PROB_SIMPLEX && fabs(sum - r) > tol) {
             snprintf(why, len, "sum(x) = %.17g != r = %.17g", sum, r);
             return 1;
@@ -495,6 +519,26 @@ int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t 
             return 1;
         }
         return linf_violation(x, n, r, tol, why, len);
+    case FW_SET_KNORM:
+        if ((kn = knorm(x, n, set->k)) < 0)
+            return -1;
+        if (kn > r + tol) {
+            snprintf(why, len, "the sum of the %lld largest |x_i| = %.17g > r = %.17g",
+                     (long long)set->k, kn, r);
+            return 1;
+        }
+        return 0;
+    case FW_SET_HYPERSIMPLEX:
+        if (neg_violation(x, n, tol, why, len) || linf_violation(x, n, r, tol, why, len))
+            return 1;
+        if (fabs(sum - (double)set->k * r) > tol * (double)set->k) {
+            snprintf(why, len, "sum(x) = %.17g != k*r = %.17g", sum, (double)set->k * r);
+            return 1;
+        }
+        return 0;
+    case FW_SET_BIRKHOFF:
+        return neg_violation(x, n, tol, why, len) ||
+               stochastic_violation(x, set->m, tol, why, len);
     case FW_SET_LINF:
         return linf_violation(x, n, r, tol, why, len);
     case FW_SET_BOX:
@@ -508,28 +552,33 @@ int fw_set_infeasible(const nla_fw_set *set, const double *x, char *why, size_t 
             }
         }
         return 0;
-    case FW_SET_NUCLEAR: {
-        double fro = norm2(x, n), mn = (double)(set->m < set->cols ? set->m : set->cols);
-        double nuc;
-        if (fro > r + tol) {
-            snprintf(why, len, "|X|_F = %.17g > r = %.17g (so is |X|_*)", fro, r);
-            return 1;
-        }
-        if (sqrt(mn) * fro <= r || mn > FW_NUCLEAR_CHECK_MAX)
-            return 0;
-        nuc = nuclear_norm(x, set->m, set->cols);
-        if (nuc < 0)
-            return -1;
-        if (nuc > r + tol + 1e-12 * nuc) {
-            snprintf(why, len, "|X|_* = %.17g > r = %.17g", nuc, r);
-            return 1;
-        }
-        return 0;
-    }
+    case FW_SET_NUCLEAR:
+        return nuclear_violation(set, x, tol, why, len);
+    case FW_SET_SPECTRAPLEX:
+        return spectraplex_violation(ctx, set, x, tol, why, len);
     case FW_SET_USER:
         return 0;
     }
     return 0;
+}
+
+const char *fw_set_name(const nla_fw_set *set)
+{
+    switch (set->kind) {
+    case FW_SET_PROB_SIMPLEX: return "probability simplex";
+    case FW_SET_UNIT_SIMPLEX: return "unit simplex";
+    case FW_SET_L1:           return "L1 ball";
+    case FW_SET_LINF:         return "L-inf ball";
+    case FW_SET_BOX:          return "box";
+    case FW_SET_KSPARSE:      return "K-sparse polytope";
+    case FW_SET_KNORM:        return "K-norm ball";
+    case FW_SET_HYPERSIMPLEX: return "hypersimplex";
+    case FW_SET_BIRKHOFF:     return "Birkhoff polytope";
+    case FW_SET_NUCLEAR:      return "nuclear-norm ball";
+    case FW_SET_SPECTRAPLEX:  return "spectraplex";
+    case FW_SET_USER:         return "user set (a host callback)";
+    }
+    return "?";
 }
 
 void fw_set_snap(const nla_fw_set *set, double *x)
@@ -537,9 +586,14 @@ void fw_set_snap(const nla_fw_set *set, double *x)
     switch (set->kind) {
     case FW_SET_PROB_SIMPLEX:
     case FW_SET_UNIT_SIMPLEX:
+    case FW_SET_BIRKHOFF:
         for (int64_t i = 0; i < set->n; i++)
             if (x[i] < 0)
                 x[i] = 0;
+        break;
+    case FW_SET_HYPERSIMPLEX:
+        for (int64_t i = 0; i < set->n; i++)
+            x[i] = fmin(fmax(x[i], 0), set->r);
         break;
     case FW_SET_LINF:
         for (int64_t i = 0; i < set->n; i++)

@@ -85,20 +85,13 @@ void fw_options_default(nla_fw_options *o)
 void fw_options_resolve(const nla_fw_options *in, const nla_fw_set *set, int dev,
                         nla_fw_options *out)
 {
-    int polytope = set->kind != FW_SET_NUCLEAR && set->kind != FW_SET_USER;
+    /* polytopes, and the nuclear ball with its face steps (fw_face.c) */
+    int blended = set->kind != FW_SET_SPECTRAPLEX && set->kind != FW_SET_USER;
     *out = *in;
     if (out->variant == NLA_FW_AUTO)
-        out->variant = polytope && !dev ? NLA_FW_BLENDED_PAIRWISE : NLA_FW_VANILLA;
+        out->variant = blended && !dev ? NLA_FW_BLENDED_PAIRWISE : NLA_FW_VANILLA;
     if (out->variant == NLA_FW_VANILLA)
         out->lazy = 0;
-}
-
-static double dot(const double *x, const double *y, int64_t n)
-{
-    double s = 0;
-    for (int64_t i = 0; i < n; i++)
-        s += x[i] * y[i];
-    return s;
 }
 
 static int all_finite(const double *x, int64_t n)
@@ -114,6 +107,7 @@ static int all_finite(const double *x, int64_t n)
 struct ws {
     int64_t n, vm, rows;
     int builtin, uquad;                 /* image w; a user quadratic (hd) */
+    int curv;                           /* the rule uses d'Hd (not agnostic) */
     double *buf;
     double *x, *xn, *g, *d, *xt, *gt, *hd;  /* n each */
     double *w, *mv, *ma, *md;           /* rows each (built-in) */
@@ -126,6 +120,8 @@ struct ws {
     double *gram, *gc;                  /* G = A'A and A'b */
     int64_t *xidx;                      /* x's non-zeros (n each) */
     double *xval;
+    fw_face *face;                      /* nuclear BPCG: face steps */
+    double lcurv;                       /* the largest d'Hd/|d|^2 seen */
 };
 
 /* The iteration at which least squares tries G, or -1: n / FW_GRAM_DIV,
@@ -147,6 +143,7 @@ static void ws_free(struct ws *w)
     free(w->gc);
     free(w->xidx);
     free(w->xval);
+    fw_face_free(w->face);
 }
 
 static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_fw_set *set)
@@ -156,7 +153,7 @@ static nla_status ws_init(struct ws *w, const nla_fw_objective *obj, const nla_f
 
     memset(w, 0, sizeof *w);
     w->n = set->n;
-    w->vm = set->kind == FW_SET_NUCLEAR ? set->m : 1;
+    w->vm = set->m;
     w->builtin = !fw_obj_is_user(obj);
     w->uquad = obj->kind == FW_OBJ_USER_QUAD;
     w->rows = fw_obj_image_len(obj);
@@ -275,6 +272,7 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
    and the gap (lmo: called), and the active set's extremes a and s. */
 struct cand {
     double gx, gv, gap;
+    double floor;              /* a gap below it is no success (fw_check_stop) */
     int lmo;
     int64_t ia, is;
     double ga, gs;
@@ -317,6 +315,23 @@ static void choose(const nla_fw_options *opt, const struct ws *w, const struct c
         break;
     default:
         break;
+    }
+}
+
+/* BPCG over the nuclear ball: the local step of fw_face.c when it promises
+   gap / FW_LAZY_K, a FW step otherwise; L for its projected gradient from
+   the adaptive rule, or the largest curvature seen. */
+static void choose_face(struct ws *w, const struct cand *c, double L, struct step *st)
+{
+    double dg, gmax, lg = fw_face_plan(w->face, &w->as, w->g, L > 0 ? L : w->lcurv > 0 ?
+                                       w->lcurv : 1, w->d, &dg, &gmax);
+    if (isnan(lg))
+        return;        /* no face step: BPCG's own choice */
+    take(st, NLA_FW_STEP_FW, FW_DIR_FW, &w->lmo.v, -1, c->gv, -1, 0);
+    if (lg >= c->gap / FW_LAZY_K && dg < 0) {
+        take(st, NLA_FW_STEP_LOCAL, FW_DIR_FACE, NULL, -1, 0, -1, 0);
+        st->dg = dg;
+        st->gmax = gmax;
     }
 }
 
@@ -451,6 +466,10 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struc
             for (int64_t i = 0; i < rows; i++)
                 w->md[i] = w->mv[i] - w->ma[i];
         break;
+    case FW_DIR_FACE:          /* d, dg and gmax are fw_face_plan's */
+        if (w->builtin)
+            s = fw_op_apply(ctx, &obj->op, 0, w->d, w->md);
+        break;
     case FW_DIR_FW:
         for (int64_t i = 0; i < n; i++)
             w->d[i] = -w->x[i];
@@ -463,16 +482,16 @@ static nla_status direction(nla_context *ctx, const nla_fw_objective *obj, struc
                 w->md[i] = w->mv[i] - w->w[i];
         break;
     }
-    st->dd = dot(w->d, w->d, n);
+    st->dd = fw_dot(w->d, w->d, n);
     st->curv = 0;
     if (w->use_gram) {
         gram_hd(w, st);
-        st->curv = dot(w->d, w->hd, n);
-    } else if (w->builtin)
+        st->curv = fw_dot(w->d, w->hd, n);
+    } else if (w->builtin && w->curv)
         st->curv = fw_obj_curvature(obj, w->d, w->md);
     if (w->uquad) {
         obj->hv(n, w->d, w->hd, obj->user);
-        st->curv = dot(w->d, w->hd, n);
+        st->curv = fw_dot(w->d, w->hd, n);
     }
     return s;
 }
@@ -500,15 +519,27 @@ static int step_size(const nla_fw_objective *obj, const nla_fw_options *opt, str
     }
 }
 
-/* The LMO at the current gradient: c->gv and c->gap. */
-static nla_status call_lmo(nla_context *ctx, const nla_fw_set *set, struct ws *w,
+/* The LMO at the current gradient: c->gv and c->gap.  An inexact LMO
+   (nuclear ball, spectraplex) is solved again, harder, when its gap is
+   negative or would end the solve (<= tol): a vector that is not the top
+   one can give a gap of any sign. */
+static nla_status call_lmo(nla_context *ctx, const nla_fw_set *set, double tol, struct ws *w,
                            struct cand *c, int64_t *calls)
 {
-    nla_status s = fw_set_lmo(ctx, set, w->g, &w->lmo);
-    if (s != NLA_OK)
-        return s;
-    c->gv = fw_vx_dot(&w->lmo.v, w->g, w->n, w->vm);
-    c->gap = c->gx - c->gv;
+    for (int pass = 0; pass < 2; pass++) {
+        nla_status s;
+        w->lmo.refine = pass;
+        s = fw_set_lmo(ctx, set, w->g, &w->lmo);
+        w->lmo.refine = 0;
+        if (s != NLA_OK)
+            return s;
+        c->gv = fw_vx_dot(&w->lmo.v, w->g, w->n, w->vm);
+        c->gap = c->gx - c->gv;
+        c->floor = fw_set_exact(set) ? -INFINITY
+                   : -8 * DBL_EPSILON * (fabs(c->gx) + fabs(c->gv));
+        if (fw_set_exact(set) || c->gap > tol)
+            break;
+    }
     c->lmo = 1;
     (*calls)++;
     return NLA_OK;
@@ -529,9 +560,14 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
     if ((s = ws_init(&w, obj, set)) != NLA_OK)
         return nla_fail(ctx, s, "nla_fw_solve", "cannot allocate the workspace");
     w.active = opt->variant != NLA_FW_VANILLA;
+    w.curv = opt->rule != NLA_FW_AGNOSTIC;
     w.lazy = w.active && opt->lazy;
     memcpy(w.x, x, (size_t)n * sizeof(double));
     if (w.active && (s = fw_active_init(&w.as, w.x, n, w.vm)) != NLA_OK)
+        goto fail;
+    if (set->kind == FW_SET_NUCLEAR && opt->variant == NLA_FW_BLENDED_PAIRWISE && !w.lazy &&
+        ((s = fw_face_create(set, &w.face)) != NLA_OK ||
+         (s = fw_face_start(w.face, &w.as, x)) != NLA_OK))
         goto fail;
     if (w.builtin && (s = fw_op_apply(ctx, &obj->op, 0, w.x, w.w)) != NLA_OK)
         goto fail;
@@ -546,7 +582,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
     }
     memset(&c, 0, sizeof c);
     for (;;) {
-        c.gx = dot(w.g, w.x, n);
+        c.gx = fw_dot(w.g, w.x, n);
         c.lmo = 0;
         c.ia = c.is = -1;
         if (w.gram_at >= 0 && e.t >= w.gram_at &&
@@ -559,10 +595,10 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         if (!(w.lazy && e.t < opt->max_iter &&
               !(opt->time_limit > 0 && e.el >= opt->time_limit) &&
               choose_lazy(opt, &w, &c, phi, &st))) {
-            if ((s = call_lmo(ctx, set, &w, &c, &e.lmo_calls)) != NLA_OK)
+            if ((s = call_lmo(ctx, set, opt->tol, &w, &c, &e.lmo_calls)) != NLA_OK)
                 goto fail;
             e.gap = c.gap;
-            if ((k = fw_check_stop(opt, c.gap, e.t, e.el, &e.best)) >= 0) {
+            if ((k = fw_check_stop(opt, c.gap, e.t, e.el, &e.best, c.floor)) >= 0) {
                 e.stop = (nla_fw_stop)k;
                 break;
             }
@@ -571,8 +607,11 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
             if (w.lazy && c.gap < phi / FW_LAZY_K) {
                 phi = fmin(c.gap, phi / 2);
                 st.type = NLA_FW_STEP_GAP;
-            } else
+            } else {
                 choose(opt, &w, &c, &st);
+                if (w.face && fw_face_ready(&w.as))
+                    choose_face(&w, &c, Lest, &st);
+            }
         }
         st.gamma = 0;
         if (st.type != NLA_FW_STEP_GAP) {
@@ -582,6 +621,8 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
                 e.stop = NLA_FW_STOP_NUMERIC;
                 break;
             }
+            if (st.dd > 0 && st.curv > 0)
+                w.lcurv = fmax(w.lcurv, st.curv / st.dd);
             if (step_size(obj, opt, &w, e.f, e.t, &Lest, &st) != 0) {
                 e.stop = NLA_FW_STOP_NUMERIC;
                 break;
@@ -606,7 +647,10 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         if (w.builtin && !w.use_gram)
             for (int64_t i = 0; i < w.rows; i++)
                 w.w[i] += st.gamma * w.md[i];
-        if (w.active) {
+        if (st.mv.dir == FW_DIR_FACE) {
+            if ((s = fw_face_commit(w.face, &w.as, st.gamma)) != NLA_OK)
+                goto fail;
+        } else if (w.active) {
             if ((s = fw_active_step(&w.as, &st.mv, st.gamma, st.type == NLA_FW_STEP_DROP,
                                     n, w.vm, &removed)) != NLA_OK)
                 goto fail;
@@ -643,7 +687,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
     }
     /* a callback stop after a lazy step: the gap of the x returned */
     if (e.stop == NLA_FW_STOP_CALLBACK && !c.lmo) {
-        if ((s = call_lmo(ctx, set, &w, &c, &e.lmo_calls)) != NLA_OK)
+        if ((s = call_lmo(ctx, set, opt->tol, &w, &c, &e.lmo_calls)) != NLA_OK)
             goto fail;
         e.gap = c.gap;
         if (c.gap < e.best)

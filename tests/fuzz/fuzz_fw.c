@@ -2,7 +2,7 @@
  * fuzz_fw.c - libFuzzer harness: Frank-Wolfe feasible sets, objectives,
  * options and the solver (the nla_fw_* section of nla.h).
  *
- * One input is one scenario: create a set (any of the eight kinds) and an
+ * One input is one scenario: create a set (any of the twelve kinds) and an
  * objective (any of the eight), with random dimensions, radii, leading
  * dimensions, enum values, bounds and NULL patterns; create options and
  * apply a few setters (any values); call the set's LMO and the
@@ -16,12 +16,16 @@
  *   - valid creation: NLA_OK and an object of the right dimension;
  *   - LMO: exactly the vertex nla.h documents (ties to the lowest index,
  *     a zero gradient component picks +r, hi, or the vertex 0), for the
- *     nuclear ball a rank-one point of norm r with -r*sigma_1 <= <G,V> <= 0;
+ *     nuclear ball a rank-one point of norm r with -r*sigma_1 <= <G,V> <= 0,
+ *     for the spectraplex r*v*v' (symmetric, trace r, rank one) with
+ *     r*lambda_min <= <G,V> <= r*lambda_max, for the Birkhoff polytope a
+ *     permutation matrix of least <G,P> (all permutations enumerated);
  *   - evaluation: f and the gradient equal an independent evaluation;
  *   - solve: NLA_OK / NLA_EMAXITER / NLA_ENUMERIC as the stop reason says,
  *     x finite and feasible, iterations <= max_iter, res->f = f(x) and
  *     res->gap = <grad f(x), x - LMO(grad f(x))> >= 0 evaluated here
- *     independently (within rounding), gap <= tol when it stopped on it.
+ *     independently (within rounding; not for the nuclear ball and the
+ *     spectraplex, whose LMOs are inexact), gap <= tol when it stopped on it.
  */
 #include <float.h>
 #include <math.h>
@@ -32,7 +36,11 @@ __extension__ typedef __int128 i128;
 #define NMAX 16                    /* a variable's dimension, when used */
 #define MAT 1024                   /* doubles of matrix storage */
 
-enum { S_PROB, S_UNIT, S_L1, S_LINF, S_BOX, S_KSPARSE, S_NUCLEAR, S_USER, NS };
+enum { S_PROB, S_UNIT, S_L1, S_LINF, S_BOX, S_KSPARSE, S_NUCLEAR, S_USER, S_KNORM,
+       S_HYPER, S_BIRKHOFF, S_SPECTRA, NS };
+/* the matrix sets of n-by-n variables, and the sets with an inexact LMO */
+#define S_SQUARE(k) ((k) == S_BIRKHOFF || (k) == S_SPECTRA)
+#define S_LANCZOS(k) ((k) == S_NUCLEAR || (k) == S_SPECTRA)
 enum { O_USER, O_LSQ, O_LSQ_BAND, O_LSQ_PACKED, O_QUAD, O_QUAD_PACKED, O_QUAD_BAND,
        O_USER_QUAD, NO };
 #define O_IS_USER(k) ((k) == O_USER || (k) == O_USER_QUAD)
@@ -135,6 +143,11 @@ static int set_valid(const setp *p)
         if (!fits((i128)p->m * p->n))
             return 0;
         return p->tol > 0 && p->tol < 1;
+    case S_BIRKHOFF:
+        return p->n >= 1 && fits((i128)p->n * p->n);
+    case S_SPECTRA:
+        return p->n >= 1 && fits((i128)p->n * p->n) && isfinite(p->r) && p->r > 0 &&
+               p->max_iter >= 1 && p->tol > 0 && p->tol < 1;
     case S_USER:
         return p->n >= 1 && fits(p->n) && !p->null_lmo;
     case S_BOX:
@@ -144,7 +157,7 @@ static int set_valid(const setp *p)
             if (!isfinite(p->lo[i]) || !isfinite(p->hi[i]) || p->lo[i] > p->hi[i])
                 return 0;
         return 1;
-    case S_KSPARSE:
+    case S_KSPARSE: case S_KNORM: case S_HYPER:
         if (p->k < 1 || p->k > p->n)
             return 0;
         /* fall through */
@@ -173,11 +186,18 @@ static nla_status set_create(const setp *p, nla_fw_set **out)
     case S_KSPARSE: return nla_fw_set_create_ksparse(o, p->n, p->k, p->r);
     case S_NUCLEAR: return nla_fw_set_create_nuclear_ball(o, p->m, p->n, p->r, p->tol,
                                                           p->max_iter);
+    case S_KNORM: return nla_fw_set_create_knorm_ball(o, p->n, p->k, p->r);
+    case S_HYPER: return nla_fw_set_create_hypersimplex(o, p->n, p->k, p->r);
+    case S_BIRKHOFF: return nla_fw_set_create_birkhoff(o, p->n);
+    case S_SPECTRA: return nla_fw_set_create_spectraplex(o, p->n, p->r, p->tol, p->max_iter);
     default: return nla_fw_set_create_user(o, p->n, p->null_lmo ? NULL : user_lmo, NULL);
     }
 }
 
-static int64_t set_dim(const setp *p) { return p->kind == S_NUCLEAR ? p->m * p->n : p->n; }
+static int64_t set_dim(const setp *p)
+{
+    return p->kind == S_NUCLEAR ? p->m * p->n : S_SQUARE(p->kind) ? p->n * p->n : p->n;
+}
 
 /* ------------------------------------------------- independent set maths */
 /* singular values of the m-by-c column-major x, one-sided Jacobi */
@@ -231,11 +251,85 @@ static double nuclear(const double *x, int64_t m, int64_t c, double *smax)
     return sum;
 }
 
+/* the extreme eigenvalues of (x + x')/2 (n-by-n): the singular values of
+   that plus c I, c = its Frobenius norm, are its eigenvalues plus c */
+static void sym_extremes(const double *x, int64_t n, double *lmin, double *lmax)
+{
+    double s[NMAX], sv[NMAX], c = 0;
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t i = 0; i < n; i++) {
+            s[i + j * n] = 0.5 * (x[i + j * n] + x[j + i * n]);
+            c += s[i + j * n] * s[i + j * n];
+        }
+    c = sqrt(c);
+    for (int64_t i = 0; i < n; i++)
+        s[i + i * n] += c;
+    svals(s, n, n, sv);
+    *lmin = INFINITY;
+    *lmax = -INFINITY;
+    for (int64_t i = 0; i < n; i++) {
+        *lmin = fmin(*lmin, sv[i] - c);
+        *lmax = fmax(*lmax, sv[i] - c);
+    }
+}
+
+/* the sum of the k largest |x_i| */
+static double top_k_abs(const double *x, int64_t n, int64_t k)
+{
+    char taken[NMAX] = {0};
+    double sum = 0;
+    for (int64_t c = 0; c < k; c++) {
+        int64_t best = -1;
+        for (int64_t i = 0; i < n; i++)
+            if (!taken[i] && (best < 0 || fabs(x[i]) > fabs(x[best])))
+                best = i;
+        taken[best] = 1;
+        sum += fabs(x[best]);
+    }
+    return sum;
+}
+
+/* a permutation matrix of least <g, P> (n <= 4: all n! enumerated) */
+static void least_permutation(const double *g, int64_t n, double *v)
+{
+    int64_t p[4] = {0, 1, 2, 3}, best[4] = {0, 1, 2, 3};
+    double bestv = INFINITY;
+    for (;;) {
+        double s = 0;
+        int64_t i, j;
+        for (i = 0; i < n; i++)
+            s += g[i + p[i] * n];
+        if (s < bestv) {
+            bestv = s;
+            memcpy(best, p, sizeof p);
+        }
+        /* the next permutation in lexicographic order */
+        for (i = n - 2; i >= 0 && p[i] > p[i + 1]; i--)
+            ;
+        if (i < 0)
+            break;
+        for (j = n - 1; p[j] < p[i]; j--)
+            ;
+        int64_t t = p[i];
+        p[i] = p[j];
+        p[j] = t;
+        for (j = n - 1, i++; i < j; i++, j--) {
+            t = p[i];
+            p[i] = p[j];
+            p[j] = t;
+        }
+    }
+    memset(v, 0, (size_t)(n * n) * sizeof(double));
+    for (int64_t i = 0; i < n; i++)
+        v[i + best[i] * n] = 1;
+}
+
 /* 1 if x lies in the set, to tol (rounding of the iterations included) */
 static int feasible(const setp *p, const double *x, double *why)
 {
     int64_t n = set_dim(p);
-    double r = p->kind == S_USER || p->kind == S_BOX ? 1 : p->r, asum = 0, sum = 0, amax = 0, tol;
+    double r = p->kind == S_USER || p->kind == S_BOX || p->kind == S_BIRKHOFF ? 1 : p->r;
+    double asum = 0, sum = 0, amax = 0, tol;
     for (int64_t i = 0; i < n; i++) {
         if (!isfinite(x[i]))
             return *why = (double)i, 0;
@@ -273,11 +367,44 @@ static int feasible(const setp *p, const double *x, double *why)
         *why = nuc;
         return nuc <= r + tol;
     }
+    case S_KNORM:
+        return (*why = top_k_abs(x, n, p->k)) <= r + tol;
+    case S_HYPER:
+        for (int64_t i = 0; i < n; i++)
+            if (x[i] < -tol || x[i] > r + tol)
+                return 0;
+        return fabs(sum - (double)p->k * r) <= tol * (double)p->k;
+    case S_BIRKHOFF:
+        for (int64_t i = 0; i < p->n; i++) {
+            double rs = 0, cs = 0;
+            for (int64_t j = 0; j < p->n; j++) {
+                if (x[i + j * p->n] < -tol)
+                    return 0;
+                rs += x[i + j * p->n];
+                cs += x[j + i * p->n];
+            }
+            if (fabs(rs - 1) > tol || fabs(cs - 1) > tol)
+                return 0;
+        }
+        return 1;
+    case S_SPECTRA: {
+        double tr = 0, lmin, lmax;
+        for (int64_t i = 0; i < p->n; i++) {
+            tr += x[i + i * p->n];
+            for (int64_t j = 0; j < i; j++)
+                if (fabs(x[i + j * p->n] - x[j + i * p->n]) > tol)
+                    return 0;
+        }
+        sym_extremes(x, p->n, &lmin, &lmax);
+        *why = lmin;
+        return fabs(tr - r) <= tol && lmin >= -tol;
+    }
     default: return amax <= 1 + tol;    /* user: the L-inf unit ball */
     }
 }
 
-/* the vertex nla.h documents for every set but the nuclear ball */
+/* the vertex nla.h documents for every set but the nuclear ball and the
+   spectraplex; for the Birkhoff polytope one of least <g, v> */
 static void lmo_ref(const setp *p, const double *g, double *v)
 {
     int64_t n = set_dim(p), i, best = 0;
@@ -318,6 +445,39 @@ static void lmo_ref(const setp *p, const double *g, double *v)
         }
         return;
     }
+    case S_KNORM: {
+        /* one-hot at the first largest |g_i|, unless the dense vertex is smaller */
+        double amax = 0, sum = 0;
+        for (i = 0; i < n; i++) {
+            sum += fabs(g[i]);
+            if (fabs(g[i]) > amax) {
+                amax = fabs(g[i]);
+                best = i;
+            }
+        }
+        if (sum > (double)p->k * amax)   /* exact for the dyadic g used here */
+            for (i = 0; i < n; i++)
+                v[i] = g[i] > 0 ? -r / (double)p->k : r / (double)p->k;
+        else
+            v[best] = g[best] > 0 ? -r : r;
+        return;
+    }
+    case S_HYPER: {
+        /* the k least g_i, ties to the lowest index */
+        char taken[NMAX] = {0};
+        for (int64_t c = 0; c < p->k; c++) {
+            best = -1;
+            for (i = 0; i < n; i++)
+                if (!taken[i] && (best < 0 || g[i] < g[best]))
+                    best = i;
+            taken[best] = 1;
+            v[best] = r;
+        }
+        return;
+    }
+    case S_BIRKHOFF:
+        least_permutation(g, p->n, v);
+        return;
     default:
         user_lmo(n, g, v, NULL);
         return;
@@ -598,7 +758,47 @@ static void try_lmo(const setp *sp, const nla_fw_set *set, reader *rd)
                 nla_last_error());
     for (int64_t i = n; i < NMAX; i++)
         FUZZ_ASSERT(v[i] == vsave[i], "set %d: LMO wrote past v[n-1]", sp->kind);
-    if (sp->kind == S_NUCLEAR) {
+    if (sp->kind == S_SPECTRA) {
+        /* r v v': symmetric, trace r, PSD and rank one (its largest
+           eigenvalue r), and r lambda_min <= <G, V> <= r lambda_max */
+        double why, lmin, lmax, vmin, vmax, dotgv = 0, gs = 0;
+        for (int64_t i = 0; i < n; i++) {
+            dotgv += g[i] * v[i];
+            gs += fabs(g[i]);
+        }
+        FUZZ_ASSERT(feasible(sp, v, &why), "spectraplex LMO: not in the set (%g)", why);
+        sym_extremes(v, sp->n, &vmin, &vmax);
+        FUZZ_ASSERT(fabs(vmax - sp->r) <= 1e-9 * sp->r, "spectraplex LMO: largest "
+                    "eigenvalue %.17g, r = %g: not rank one", vmax, sp->r);
+        sym_extremes(g, sp->n, &lmin, &lmax);
+        FUZZ_ASSERT(dotgv >= sp->r * lmin - 1e-12 * sp->r * gs &&
+                    dotgv <= sp->r * lmax + 1e-12 * sp->r * gs,
+                    "spectraplex LMO: <G,V> = %.17g, r*[lambda_min, lambda_max] = [%.17g, "
+                    "%.17g]", dotgv, sp->r * lmin, sp->r * lmax);
+    } else if (sp->kind == S_BIRKHOFF) {
+        /* a permutation matrix (entries exactly 0 or 1) of least <G, P> */
+        double dv = 0, dw = 0, gs = 0;
+        lmo_ref(sp, g, want);
+        for (int64_t i = 0; i < sp->n; i++) {
+            int rows = 0, cols = 0;
+            for (int64_t j = 0; j < sp->n; j++) {
+                double e = v[i + j * sp->n];
+                FUZZ_ASSERT(e == 0 || e == 1, "birkhoff LMO: V(%lld,%lld) = %.17g",
+                            (long long)i, (long long)j, e);
+                rows += e == 1;
+                cols += v[j + i * sp->n] == 1;
+            }
+            FUZZ_ASSERT(rows == 1 && cols == 1, "birkhoff LMO: row/column %lld has %d/%d "
+                        "ones", (long long)i, rows, cols);
+        }
+        for (int64_t i = 0; i < n; i++) {
+            dv += g[i] * v[i];
+            dw += g[i] * want[i];
+            gs += fabs(g[i]);
+        }
+        FUZZ_ASSERT(fabs(dv - dw) <= 1e-14 * gs, "birkhoff LMO: <G,P> = %.17g, least "
+                    "%.17g", dv, dw);
+    } else if (sp->kind == S_NUCLEAR) {
         /* -r u w': norm r, rank one, and -r sigma_1 <= <G, V> <= 0 */
         double smax, nv = 0, dotgv = 0, fro = 0, why;
         for (int64_t i = 0; i < n; i++) {
@@ -696,7 +896,20 @@ static int start_point(const setp *sp, unsigned mode, double *x)
             for (int64_t i = 0; i < n; i++)
                 x[i] = mode & 1 ? sp->lo[i] : 0.5 * sp->lo[i] + 0.5 * sp->hi[i];
             break;
-        case S_NUCLEAR: case S_L1: case S_LINF: case S_KSPARSE: case S_UNIT:
+        case S_HYPER:
+            for (int64_t i = 0; i < n; i++)
+                x[i] = mode & 1 ? (i < sp->k ? r : 0) : (double)sp->k * r / (double)n;
+            break;
+        case S_BIRKHOFF: case S_SPECTRA: {
+            /* I or 1/n everywhere; (r/n) I or r e_1 e_1' */
+            double d = sp->kind == S_BIRKHOFF ? 1 : r / (double)sp->n;
+            for (int64_t i = 0; i < n; i++)
+                x[i] = sp->kind == S_BIRKHOFF && !(mode & 1) ? 1 / (double)sp->n : 0;
+            for (int64_t i = 0; i < sp->n && (sp->kind == S_SPECTRA || (mode & 1)); i++)
+                x[i + i * sp->n] = sp->kind == S_SPECTRA && (mode & 1) ? (i ? 0 : r) : d;
+            break;
+        }
+        case S_NUCLEAR: case S_L1: case S_LINF: case S_KSPARSE: case S_UNIT: case S_KNORM:
             if (mode & 1)
                 x[0] = sp->kind == S_UNIT ? r / 2 : -r / 2;
             break;
@@ -709,6 +922,7 @@ static int start_point(const setp *sp, unsigned mode, double *x)
     case S_PROB: break;                                    /* sum 0 != r */
     case S_UNIT: x[0] = mode & 1 ? -r : 2 * r; break;
     case S_BOX: x[n - 1] = sp->hi[n - 1] + 1 + fabs(sp->hi[n - 1]); break;
+    case S_BIRKHOFF: x[0] = 2; break;                      /* row 1 sums to 2 */
     default: x[0] = 2 * r; break;
     }
     if (mode % 7 == 0)
@@ -807,7 +1021,7 @@ static void try_solve(const setp *sp, const nla_fw_set *set, const objp *op,
         double ftol = 1e-9 * (1 + fabs(fr) + sc);
         FUZZ_ASSERT(fabs(res.f - fr) <= ftol, "set %d obj %d rule %d: res.f = %.17g, f(x) = "
                     "%.17g (scale %g)", sp->kind, op->kind, rule, res.f, fr, sc);
-        if (sp->kind != S_NUCLEAR && isfinite(res.gap) && res.stop != NLA_FW_STOP_NUMERIC) {
+        if (!S_LANCZOS(sp->kind) && isfinite(res.gap) && res.stop != NLA_FW_STOP_NUMERIC) {
             lmo_ref(sp, g, v);
             for (int64_t i = 0; i < n; i++) {
                 gap += g[i] * (x[i] - v[i]);
@@ -942,8 +1156,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sp.null_hi = nl && nl % 4 == 2;
         sp.null_lmo = nl && nl % 4 == 3;
     }
-    if (sp.kind == S_NUCLEAR) {
-        sp.m = rd_dim(&rd, 4);
+    if (S_LANCZOS(sp.kind)) {
+        sp.m = sp.kind == S_NUCLEAR ? rd_dim(&rd, 4) : 1;
         sp.n = rd_dim(&rd, 4);
         {
             static const double tols[] = {1e-12, 1e-6, 0.5, 1e-15, 0, 1, -1e-3, NAN};
@@ -954,6 +1168,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             unsigned t = rd_byte(&rd);
             sp.max_iter = t < 220 ? 1 + (int64_t)(t % 200) : rd_size(&rd, 3);
         }
+    } else if (sp.kind == S_BIRKHOFF) {
+        sp.n = rd_dim(&rd, 4);
     } else {
         sp.n = rd_dim(&rd, sp.kind == S_BOX ? 6 : 8);
         sp.k = rd_dim(&rd, 4);
@@ -988,8 +1204,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(nla_fw_set_dim(set) == set_dim(&sp), "set dim %lld, want %lld",
                     (long long)nla_fw_set_dim(set), (long long)set_dim(&sp));
     }
-    /* used below only when small, and nuclear only with a bounded power iteration */
-    sused = svalid && set_dim(&sp) <= NMAX && (sp.kind != S_NUCLEAR || sp.max_iter <= 1000);
+    /* used below only when small, and nuclear and spectraplex only with a
+       bounded Lanczos */
+    sused = svalid && set_dim(&sp) <= NMAX && (!S_LANCZOS(sp.kind) || sp.max_iter <= 1000);
 
     /* ---- the objective: the set's dimension, mostly */
     op.kind = (int)(rd_byte(&rd) % NO);

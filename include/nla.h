@@ -548,8 +548,9 @@ typedef enum nla_fw_variant {
                              <g,a>) when <g, a - s> >= gap / 2; else a FW
                              step.  Over the nuclear ball (not lazy) the
                              local step is a gradient step inside the
-                             subspaces of the active atoms, and the active
-                             set holds the iterate's SVD */
+                             subspaces of the active atoms, after which the
+                             active set is the iterate's SVD (one atom per
+                             singular value) */
     NLA_FW_AUTO           /* the default: blended pairwise over the polytopes
                              (simplices, L1, L-inf and K-norm balls, box,
                              K-sparse, hypersimplex, Birkhoff) and the

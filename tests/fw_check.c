@@ -1,6 +1,8 @@
 /*
  * fw_check.c - what the Frank-Wolfe suites share (fw_check.h): small
- * helpers and least squares over the simplex with a planted optimum.
+ * helpers, least squares over the simplex with a planted optimum, and the
+ * random data, simplex projection and distance objective of the set suites
+ * (test_fw_sets.c, test_fw_matrix.c).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -134,4 +136,62 @@ void expect_in_simplex(const double *x, int64_t n, int64_t nnz, const char *what
     }
     cr_assert_eq(nz, nnz, "%s: %lld non-zeros, %lld active atoms", what, (long long)nz,
                  (long long)nnz);
+}
+
+/* splitmix64: uniform in [-1, 1) */
+double urand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (double)((z ^ (z >> 31)) >> 11) / (double)(1ull << 52) - 1;
+}
+
+/* uniform, or (ties) in {-1, -1/2, 0, 1/2, 1} */
+void fill(double *x, int64_t n, uint64_t *s, int ties)
+{
+    for (int64_t i = 0; i < n; i++)
+        x[i] = ties ? 0.5 * round(2 * urand(s)) : urand(s);
+}
+
+int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+/* Euclidean projection of s onto {p >= 0, sum p = r} (le: sum p <= r) */
+void proj_simplex(const double *s, int k, double r, int le, double *p)
+{
+    double u[64], cs = 0, theta = 0, sum = 0;
+    cr_assert(k >= 1 && k <= 64);
+    for (int i = 0; i < k; i++)
+        sum += fmax(s[i], 0);
+    if (!(le && sum <= r)) {
+        memcpy(u, s, (size_t)k * sizeof(double));
+        qsort(u, (size_t)k, sizeof(double), cmp_desc);
+        for (int i = 0; i < k; i++)
+            if (u[i] > ((cs += u[i]) - r) / (i + 1))
+                theta = (cs - r) / (i + 1);
+    }
+    for (int i = 0; i < k; i++)
+        p[i] = fmax(s[i] - theta, 0);
+}
+
+/* f = 1/2 |x - y|^2 (least squares, A = I in band storage) over set from
+   x with the given options (destroyed here); returns the status */
+nla_status solve_dist(nla_context *ctx, const nla_fw_set *set, int64_t n, const double *y,
+                      double *x, nla_fw_options *opt, nla_fw_result *res)
+{
+    double *ones = dalloc((size_t)n);
+    nla_fw_objective *obj = NULL;
+    nla_status st;
+    for (int64_t i = 0; i < n; i++)
+        ones[i] = 1;
+    cr_assert_eq(nla_fw_objective_create_lsq_band(&obj, n, n, 0, 0, ones, 1, y), NLA_OK);
+    st = nla_fw_solve(ctx, obj, set, opt, x, res);
+    nla_fw_objective_destroy(obj);
+    nla_fw_options_destroy(opt);
+    free(ones);
+    return st;
 }

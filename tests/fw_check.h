@@ -1,11 +1,13 @@
 /*
  * fw_check.h - what the Frank-Wolfe test suites (test_fw.c, test_fw_quad.c,
- * test_fw_bpcg.c, test_fw_defaults.c) share; fw_check.c holds the functions.
+ * test_fw_bpcg.c, test_fw_defaults.c, test_fw_sets.c, test_fw_matrix.c)
+ * share; fw_check.c holds the functions.
  */
 #ifndef NLA_TEST_FW_CHECK_H
 #define NLA_TEST_FW_CHECK_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <criterion/criterion.h>
 #include "nla.h"
 
@@ -47,5 +49,19 @@ double lsq_simplex_gap(const double *a, const double *b, int64_t m, int64_t n,
                        const double *x);
 /* Asserts x >= 0 everywhere with nnz non-zeros (one per one-hot atom). */
 void expect_in_simplex(const double *x, int64_t n, int64_t nnz, const char *what);
+
+/* splitmix64 on the state *s: uniform in [-1, 1) */
+double urand(uint64_t *s);
+/* x = n values of urand, or (ties) values in {-1, -1/2, 0, 1/2, 1} */
+void fill(double *x, int64_t n, uint64_t *s, int ties);
+/* qsort order: doubles descending */
+int cmp_desc(const void *a, const void *b);
+/* Euclidean projection of s (k <= 64) onto {p >= 0, sum p = r} (le: sum p
+   <= r), by sorting */
+void proj_simplex(const double *s, int k, double r, int le, double *p);
+/* f = 1/2 |x - y|^2 (least squares, A = I in band storage) over set from x
+   with opt, which is destroyed here; returns nla_fw_solve's status */
+nla_status solve_dist(nla_context *ctx, const nla_fw_set *set, int64_t n, const double *y,
+                      double *x, nla_fw_options *opt, nla_fw_result *res);
 
 #endif

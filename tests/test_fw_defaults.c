@@ -1,10 +1,12 @@
 /*
  * test_fw_defaults.c - Frank-Wolfe with the defaults, and bad input:
  *   - the defaults (opt = NULL) solve the planted problems of test_fw.c
- *     (not the nuclear ball's) to f - f* <= 1e-10, and least squares over
- *     the simplex at 200 x 50 that they once failed on;
- *   - NLA_FW_AUTO: an active set over the polytopes, vanilla over the
- *     nuclear ball and a user set; with lazy steps, lazy BPCG or vanilla;
+ *     to f - f* <= 1e-10 (the nuclear ball's, where the default is BPCG
+ *     with local steps: test_fw_matrix.c, with opt = NULL and with only
+ *     tol set), and least squares over the simplex at 200 x 50 that they
+ *     once failed on;
+ *   - NLA_FW_AUTO: an active set over the polytopes and the nuclear ball,
+ *     vanilla over a user set; with lazy steps, lazy BPCG or vanilla;
  *   - NaN at the start point: NLA_ENUMERIC, x unchanged;
  *   - bad options: status, message naming the argument, nothing written.
  */
@@ -160,8 +162,8 @@ Test(fw_defaults, defaults_converge_on_least_squares)
     free(noise);
 }
 
-/* NLA_FW_AUTO: an active set over the polytopes, vanilla over the nuclear
-   ball and a user set. */
+/* NLA_FW_AUTO: an active set over the polytopes and the nuclear ball,
+   vanilla over a user set. */
 static void user_simplex_lmo(int64_t n, const double *g, double *v, void *user)
 {
     int64_t k = 0;

@@ -1,22 +1,22 @@
 /*
- * test_fw_sets.c - the K-norm ball, hypersimplex, Birkhoff polytope and
- * spectraplex, and the nuclear ball's Lanczos LMO:
+ * test_fw_sets.c - the polytopes among the Frank-Wolfe sets: the K-norm
+ * ball, the hypersimplex and the Birkhoff polytope (the matrix sets, the
+ * spectraplex and the nuclear ball, are in test_fw_matrix.c):
  *   - LMOs against brute force over every vertex (n! permutations for
- *     n <= 8; no improving 2-swap or 3-cycle at n = 60), the exact vertex
- *     of nla.h's tie rules; the Lanczos LMOs against LAPACKE_dsyev and
- *     dgesvd, near-tied pairs included;
- *   - solves of f = 1/2 |X - Y|^2 against the projection of Y (bisection,
- *     dsyev/dgesvd and a simplex projection of the spectrum) or the FW gap
- *     recomputed here; NLA_OK only on a true gap <= tol (the issue's 8x6
- *     near-tied nuclear ball, vanilla over the spectraplex);
- *   - infeasible starts, dimensions, bad creation arguments.
+ *     n <= 8), the exact vertex of nla.h's tie rules; the Birkhoff LMO at
+ *     n = 60 and 150 against an exact optimality certificate (no negative
+ *     cycle in the reassignment graph, Floyd-Warshall), which a swap of
+ *     two rows of the permutation must fail;
+ *   - solves of f = 1/2 |x - y|^2 against the projection of y (bisection,
+ *     a simplex projection) or the FW gap recomputed here;
+ *   - infeasible starts (the spectraplex's included), dimensions, bad
+ *     creation arguments.
  */
 #include <ctype.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <lapacke.h>
 #include <criterion/criterion.h>
 #include "refs.h"
 #include "fw_check.h"
@@ -37,109 +37,12 @@ TestSuite(fw_sets, .init = setup, .fini = teardown);
 
 /* ------------------------------------------------------------- helpers */
 
-/* splitmix64: uniform in [-1, 1) */
-static double urand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return (double)((z ^ (z >> 31)) >> 11) / (double)(1ull << 52) - 1;
-}
-
-/* uniform, or (ties) in {-1, -1/2, 0, 1/2, 1} */
-static void fill(double *x, int64_t n, uint64_t *s, int ties)
-{
-    for (int64_t i = 0; i < n; i++)
-        x[i] = ties ? 0.5 * round(2 * urand(s)) : urand(s);
-}
-
 static double asum(const double *x, int64_t n)
 {
     double s = 0;
     for (int64_t i = 0; i < n; i++)
         s += fabs(x[i]);
     return s;
-}
-
-static int desc(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x < y) - (x > y);
-}
-
-/* Euclidean projection of s onto {p >= 0, sum p = r} (le: sum p <= r) */
-static void proj_simplex(const double *s, int k, double r, int le, double *p)
-{
-    double u[64], cs = 0, theta = 0, sum = 0;
-    for (int i = 0; i < k; i++)
-        sum += fmax(s[i], 0);
-    if (!(le && sum <= r)) {
-        memcpy(u, s, (size_t)k * sizeof(double));
-        qsort(u, (size_t)k, sizeof(double), desc);
-        for (int i = 0; i < k; i++)
-            if (u[i] > ((cs += u[i]) - r) / (i + 1))
-                theta = (cs - r) / (i + 1);
-    }
-    for (int i = 0; i < k; i++)
-        p[i] = fmax(s[i] - theta, 0);
-}
-
-/* w: the eigenvalues (ascending) of (a + a')/2, z its eigenvectors */
-static void sym_eig(const double *a, int n, double *w, double *z)
-{
-    for (int j = 0; j < n; j++)
-        for (int i = 0; i < n; i++)
-            z[i + j * n] = 0.5 * (a[i + j * n] + a[j + i * n]);
-    cr_assert_eq(LAPACKE_dsyev(LAPACK_COL_MAJOR, 'V', 'U', n, z, n, w), 0);
-}
-
-/* s: the singular values of the m-by-c a (at most 40 by 40) */
-static void svals(const double *a, int m, int c, double *s)
-{
-    double t[40 * 40], sup[40];
-    memcpy(t, a, (size_t)(m * c) * sizeof(double));
-    cr_assert_eq(LAPACKE_dgesvd(LAPACK_COL_MAJOR, 'N', 'N', m, c, t, m, s, NULL, 1, NULL, 1,
-                                sup), 0);
-}
-
-/* q = a random m-by-m orthogonal matrix */
-static void orthogonal(double *q, int m, uint64_t seed)
-{
-    double tau[64];
-    fill(q, m * m, &seed, 0);
-    cr_assert_eq(LAPACKE_dgeqrf(LAPACK_COL_MAJOR, m, m, q, m, tau), 0);
-    cr_assert_eq(LAPACKE_dorgqr(LAPACK_COL_MAJOR, m, m, m, q, m, tau), 0);
-}
-
-/* a = U diag(d) V' (m-by-c; U m-by-m, V c-by-c, d min(m, c)) */
-static void compose(double *a, int m, int c, const double *u, const double *d,
-                    const double *v)
-{
-    for (int j = 0; j < c; j++)
-        for (int i = 0; i < m; i++) {
-            double t = 0;
-            for (int l = 0; l < (m < c ? m : c); l++)
-                t += u[i + l * m] * d[l] * v[j + l * c];
-            a[i + j * m] = t;
-        }
-}
-
-/* f = 1/2 |x - y|^2 (least squares, A = I in band storage) over set from
-   x with the given options; returns the status */
-static nla_status solve_dist(const nla_fw_set *set, int64_t n, const double *y, double *x,
-                             nla_fw_options *opt, nla_fw_result *res)
-{
-    double *ones = dalloc((size_t)n);
-    nla_fw_objective *obj = NULL;
-    nla_status st;
-    for (int64_t i = 0; i < n; i++)
-        ones[i] = 1;
-    cr_assert_eq(nla_fw_objective_create_lsq_band(&obj, n, n, 0, 0, ones, 1, y), NLA_OK);
-    st = nla_fw_solve(ctx, obj, set, opt, x, res);
-    nla_fw_objective_destroy(obj);
-    nla_fw_options_destroy(opt);
-    free(ones);
-    return st;
 }
 
 /* the least <G, P> over the n! permutations (n <= 8) */
@@ -184,6 +87,42 @@ static void expect_permutation(const double *v, int n, int *p, const char *what)
         cr_assert(ones == 1 && cones == 1, "%s: row/column %d has %d/%d ones", what, i,
                   ones, cones);
     }
+}
+
+/* The exact optimality certificate of a permutation p (row i -> column
+   p[i]) of the n-by-n cost G: in the reassignment graph, row i taking row
+   j's column costs w(i -> j) = G(i, p[j]) - G(i, p[i]).  Any permutation q
+   differs from p by disjoint cycles of this graph whose weights sum to
+   <G, Q> - <G, P>, so p is optimal iff no cycle is negative.  Floyd-
+   Warshall (O(n^3), d(i, j): the least walk weight from i to j): 1 when
+   a closed walk weighs less than -eps. */
+static int negative_cycle(const double *g, int n, const int *p, double eps)
+{
+    double *d = dalloc((size_t)n * (size_t)n);
+    int found = 0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++)
+            d[i + j * n] = g[i + p[j] * n] - g[i + p[i] * n];    /* 0 for i = j */
+    for (int k = 0; k < n && !found; k++) {
+        for (int j = 0; j < n; j++) {
+            double dkj = d[k + j * n];
+            for (int i = 0; i < n; i++)
+                d[i + j * n] = fmin(d[i + j * n], d[i + k * n] + dkj);
+        }
+        for (int i = 0; i < n; i++)
+            found |= d[i + i * n] < -eps;
+    }
+    free(d);
+    return found;
+}
+
+/* <G, P> of the permutation p */
+static double perm_cost(const double *g, int n, const int *p)
+{
+    double s = 0;
+    for (int i = 0; i < n; i++)
+        s += g[i + p[i] * n];
+    return s;
 }
 
 /* msg names arg as a word (not inside another name) */
@@ -336,123 +275,60 @@ Test(fw_sets, birkhoff_lmo_against_every_permutation)
             /* the same assignment on every call */
             cr_assert_eq(nla_fw_set_lmo(ctx, set, g, v2), NLA_OK);
             cr_assert_eq(memcmp(v, v2, (size_t)(n * n) * sizeof(double)), 0);
+            /* the certificate of the large test agrees with brute force: it
+               passes the optimum, and rows 0 and 1 swapped iff that costs
+               nothing more */
+            cr_assert(!negative_cycle(g, n, p, 1e-12 * scale), "n %d kind %d", n, kind);
+            if (n >= 2) {
+                int t = p[0];
+                double more;
+                p[0] = p[1];
+                p[1] = t;
+                more = perm_cost(g, n, p) - best;
+                cr_assert_eq(negative_cycle(g, n, p, 1e-12 * scale), more > 1e-12 * scale,
+                             "n %d kind %d: the swap costs %g more", n, kind, more);
+            }
             nla_fw_set_destroy(set);
         }
 }
 
-/* n = 60: no 2-swap or 3-cycle of the rows improves the permutation */
+/* n = 60 and 150, random and tied costs (multiples of 1/2, many optima):
+   the LMO's permutation passes the certificate above, with eps
+   1e-12 n max|G|; for random costs (a unique optimum) the same
+   permutation with two rows swapped must fail it. */
 Test(fw_sets, birkhoff_lmo_large_is_optimal)
 {
-    enum { N = 60 };
-    double g[N * N], v[N * N];
-    int p[N];
+    static const int ns[2] = { 60, 150 };
     uint64_t seed = 4;
-    nla_fw_set *set = NULL;
+    for (int c = 0; c < 2; c++)
+        for (int kind = 0; kind < 2; kind++) {
+            int n = ns[c], *p = malloc((size_t)n * sizeof(int)), a = 3, b = n - 5, t;
+            double *g = dalloc((size_t)(n * n)), *v = dalloc((size_t)(n * n)), eps, cost;
+            nla_fw_set *set = NULL;
 
-    cr_assert_eq(nla_fw_set_create_birkhoff(&set, N), NLA_OK, "%s", nla_last_error());
-    for (int kind = 0; kind < 2; kind++) {
-        double eps;
-        fill(g, N * N, &seed, kind);
-        eps = 1e-12 * N * ref_max_abs(g, N * N);
-        cr_assert_eq(nla_fw_set_lmo(ctx, set, g, v), NLA_OK, "%s", nla_last_error());
-        expect_permutation(v, N, p, "birkhoff LMO n = 60");
-#define G_(i, j) g[(i) + (j) * N]
-        for (int i = 0; i < N; i++)
-            for (int j = i + 1; j < N; j++) {
-                cr_assert_geq(G_(i, p[j]) + G_(j, p[i]) - G_(i, p[i]) - G_(j, p[j]), -eps,
-                              "swapping rows %d and %d improves", i, j);
-                for (int l = j + 1; l < N; l++) {
-                    double now = G_(i, p[i]) + G_(j, p[j]) + G_(l, p[l]);
-                    cr_assert_geq(G_(i, p[j]) + G_(j, p[l]) + G_(l, p[i]) - now, -eps);
-                    cr_assert_geq(G_(i, p[l]) + G_(j, p[i]) + G_(l, p[j]) - now, -eps);
-                }
+            cr_assert(p);
+            fill(g, n * n, &seed, kind);
+            eps = 1e-12 * n * ref_max_abs(g, (size_t)(n * n));
+            cr_assert_eq(nla_fw_set_create_birkhoff(&set, n), NLA_OK, "%s", nla_last_error());
+            cr_assert_eq(nla_fw_set_lmo(ctx, set, g, v), NLA_OK, "%s", nla_last_error());
+            expect_permutation(v, n, p, "birkhoff LMO, large n");
+            cost = perm_cost(g, n, p);
+            cr_assert_leq(fabs(ddot(g, v, n * n) - cost), eps);
+            cr_assert(!negative_cycle(g, n, p, eps), "n %d kind %d: the permutation of cost "
+                      "%.17g is not optimal (a negative reassignment cycle)", n, kind, cost);
+            if (kind == 0) {    /* the mutation: the certificate can fail */
+                t = p[a];
+                p[a] = p[b];
+                p[b] = t;
+                cr_assert(negative_cycle(g, n, p, eps), "n %d: rows %d and %d swapped (cost "
+                          "%.17g more) pass the certificate", n, a, b,
+                          perm_cost(g, n, p) - cost);
             }
-#undef G_
-    }
-    nla_fw_set_destroy(set);
-}
-
-/* ---------------------------------------------- Lanczos LMOs vs LAPACKE */
-
-Test(fw_sets, spectraplex_lmo_against_dsyev)
-{
-    enum { N = 30 };
-    double g[N * N], s[N * N], q[N * N], z[N * N], v[N * N], w[N], lam[N], r = 2.5;
-    uint64_t seed = 5;
-    nla_fw_set *set = NULL;
-
-    cr_assert_eq(nla_fw_set_create_spectraplex(&set, N, r, 1e-10, 300), NLA_OK, "%s",
-                 nla_last_error());
-    cr_assert_eq(nla_fw_set_dim(set), N * N);
-    for (int c = 0; c < 4; c++) {
-        double val, nrm, tr = 0;
-        fill(g, N * N, &seed, 0);
-        if (c == 1 || c == 2) {   /* Q diag(lam) Q' plus an antisymmetric part */
-            orthogonal(q, N, 50 + c);
-            for (int i = 0; i < N; i++)
-                lam[i] = -0.9 + 0.95 * (urand(&seed) + 1);
-            lam[3] = -1;
-            lam[17] = c == 1 ? -1 + 1e-6 : 1 - 1e-6;   /* near-tied least, or top pair */
-            lam[5] = c == 2 ? 1 : lam[5];
-            compose(s, N, N, q, lam, q);
-            memcpy(z, g, sizeof g);
-            for (int j = 0; j < N; j++)
-                for (int i = 0; i < N; i++)
-                    g[i + j * N] = s[i + j * N] + 0.3 * (i < j ? 1 : i > j ? -1 : 0) *
-                                   (z[i + j * N] + z[j + i * N]);
+            nla_fw_set_destroy(set);
+            free(g);
+            free(v);
+            free(p);
         }
-        if (c == 3)
-            memset(g, 0, sizeof g);
-        sym_eig(g, N, w, z);
-        nrm = fmax(fabs(w[0]), fabs(w[N - 1]));
-        cr_assert_eq(nla_fw_set_lmo(ctx, set, g, v), NLA_OK, "%s", nla_last_error());
-        val = ddot(g, v, N * N);
-        cr_assert_leq(fabs(val - r * w[0]), 1e-8 * r * nrm, "case %d: <G,V> = %.17g, "
-                      "r lambda_min = %.17g", c, val, r * w[0]);
-        /* V = r v v': symmetric, trace r, eigenvalues {0, .., 0, r} */
-        for (int i = 0; i < N; i++) {
-            tr += v[i + i * N];
-            for (int j = 0; j < i; j++)
-                cr_assert_leq(fabs(v[i + j * N] - v[j + i * N]), 4 * DBL_EPSILON * r,
-                              "case %d: V not symmetric at (%d,%d)", c, i, j);
-        }
-        cr_assert_leq(fabs(tr - r), 1e-12 * r, "case %d: trace %.17g, r %g", c, tr, r);
-        sym_eig(v, N, w, z);
-        for (int i = 0; i < N; i++)
-            cr_assert_leq(fabs(w[i] - (i == N - 1 ? r : 0)), 1e-12 * r, "case %d: "
-                          "eigenvalue %d of V = %.17g", c, i, w[i]);
-    }
-    nla_fw_set_destroy(set);
-}
-
-Test(fw_sets, nuclear_lmo_against_dgesvd)
-{
-    static const int dims[3][2] = { { 40, 25 }, { 25, 40 }, { 8, 6 } };
-    static const double d[6] = { 2, 2 - 2e-6, 1, 0.5, 0.25, 0.1 };
-    double g[1000], v[1000], u[64], w[36], s[40], sv[40], r = 1.5, val;
-    uint64_t seed = 6;
-    for (int c = 0; c < 3; c++) {
-        int m = dims[c][0], n = dims[c][1];
-        nla_fw_set *set = NULL;
-
-        fill(g, m * n, &seed, 0);
-        if (c == 2) {    /* the issue's 8x6 shape: sigma_1 - sigma_2 = 1e-6 sigma_1 */
-            orthogonal(u, m, 61);
-            orthogonal(w, n, 62);
-            compose(g, m, n, u, d, w);
-        }
-        svals(g, m, n, s);
-        cr_assert_eq(nla_fw_set_create_nuclear_ball(&set, m, n, r, 1e-10, 200), NLA_OK);
-        cr_assert_eq(nla_fw_set_lmo(ctx, set, g, v), NLA_OK, "%s", nla_last_error());
-        val = ddot(g, v, m * n);
-        cr_assert_leq(fabs(val + r * s[0]), 1e-8 * r * s[0], "%dx%d: <G,V> = %.17g, "
-                      "-r sigma_1 = %.17g", m, n, val, -r * s[0]);
-        svals(v, m, n, sv);     /* rank one, norm r */
-        for (int i = 0; i < (m < n ? m : n); i++)
-            cr_assert_leq(fabs(sv[i] - (i ? 0 : r)), 1e-12 * r, "%dx%d: sigma_%d(V) = %.17g",
-                          m, n, i + 1, sv[i]);
-        nla_fw_set_destroy(set);
-    }
 }
 
 /* ----------------------------------------------------------------- solves */
@@ -485,8 +361,8 @@ Test(fw_sets, hypersimplex_solve_is_the_projection)
             x[i] = i < k ? r : 0;
         }
         cr_assert_eq(nla_fw_set_create_hypersimplex(&set, n, k, r), NLA_OK);
-        cr_assert_eq(solve_dist(set, n, y, x, options(NLA_FW_AUTO, NLA_FW_ADAPTIVE, 0,
-                                                      1e-10, 20000), &res),
+        cr_assert_eq(solve_dist(ctx, set, n, y, x,
+                                options(NLA_FW_AUTO, NLA_FW_ADAPTIVE, 0, 1e-10, 20000), &res),
                      NLA_OK, "n %d k %d: %s", n, k, nla_context_error(ctx));
         for (int i = 0; i < n; i++) {
             g[i] = x[i] - y[i];
@@ -498,7 +374,7 @@ Test(fw_sets, hypersimplex_solve_is_the_projection)
         }
         for (int i = 0; i < n; i++)
             g[i] = -g[i];
-        qsort(g, (size_t)n, sizeof(double), desc);   /* -g descending: g ascending */
+        qsort(g, (size_t)n, sizeof(double), cmp_desc);   /* -g descending: g ascending */
         for (int i = 0; i < k; i++)
             gap += r * g[i];
         cr_assert_leq(gap, 1e-10 * (1 + 1e-6), "n %d k %d: gap %g (solver: %g)", n, k, gap,
@@ -528,8 +404,8 @@ Test(fw_sets, knorm_ball_solve_gap_certificate)
             y[i] = 1.5 * urand(&seed);
         cr_assert_eq(nla_fw_set_create_knorm_ball(&set, N, k, r), NLA_OK);
         cr_assert_eq(nla_fw_set_dim(set), N);
-        cr_assert_eq(solve_dist(set, N, y, x, options(NLA_FW_AUTO, NLA_FW_ADAPTIVE, 0, tol,
-                                                      50000), &res),
+        cr_assert_eq(solve_dist(ctx, set, N, y, x,
+                                options(NLA_FW_AUTO, NLA_FW_ADAPTIVE, 0, tol, 50000), &res),
                      NLA_OK, "k %d: %s", k, nla_context_error(ctx));
         for (int i = 0; i < N; i++) {
             g[i] = x[i] - y[i];
@@ -539,7 +415,7 @@ Test(fw_sets, knorm_ball_solve_gap_certificate)
         gap = ddot(g, x, N) + fmax(r * amax, r / k * asum(g, N));
         cr_assert(gap <= 10 * tol && gap >= -1e-12, "k %d: gap %g (solver %g)", k, gap,
                   res.gap);
-        qsort(a, N, sizeof(double), desc);
+        qsort(a, N, sizeof(double), cmp_desc);
         for (int i = 0; i < k; i++)
             top += a[i];
         cr_assert_leq(top, r * (1 + 1e-12), "k %d: sum of the k largest |x_i| = %.17g", k,
@@ -573,9 +449,10 @@ Test(fw_sets, birkhoff_solve_gap_and_feasibility)
             x[i] = 1.0 / n;
         }
         cr_assert_eq(nla_fw_set_create_birkhoff(&set, n), NLA_OK);
-        cr_assert_eq(solve_dist(set, n * n, y, x, options(n & 1 ? NLA_FW_PAIRWISE : NLA_FW_AUTO,
-                                                          NLA_FW_ADAPTIVE, 0, tol, 20000),
-                                &res), NLA_OK, "n %d: %s", n, nla_context_error(ctx));
+        cr_assert_eq(solve_dist(ctx, set, n * n, y, x,
+                                options(n & 1 ? NLA_FW_PAIRWISE : NLA_FW_AUTO,
+                                        NLA_FW_ADAPTIVE, 0, tol, 20000), &res),
+                     NLA_OK, "n %d: %s", n, nla_context_error(ctx));
         for (int i = 0; i < n; i++) {
             double rs = 0, cs = 0;
             for (int j = 0; j < n; j++) {
@@ -594,133 +471,6 @@ Test(fw_sets, birkhoff_solve_gap_and_feasibility)
                   res.gap);
         nla_fw_set_destroy(set);
     }
-}
-
-/* The projection onto the spectraplex: Y = Q diag(mu) Q', X* = Q diag(p) Q'
-   with p the projection of mu onto the simplex of radius r (dsyev; X* has
-   rank 3).  Pairwise steps over the rank-one atoms reach tol 1e-9 in a few
-   dozen iterations (vanilla is sublinear there); vanilla must still never
-   stop with NLA_OK where the true gap <G, X> - r lambda_min(G) (dsyev)
-   exceeds tol by more than the LMO's tolerance. */
-Test(fw_sets, spectraplex_solve_is_the_projection)
-{
-    enum { N = 20, NN = N * N };
-    double y[NN], z[NN], xs[NN], x[NN], g[NN], w[N], p[N], r = 2, fstar = 0;
-    uint64_t seed = 10;
-    nla_fw_set *set = NULL;
-
-    fill(z, NN, &seed, 0);
-    for (int j = 0; j < N; j++)
-        for (int i = 0; i < N; i++)
-            y[i + j * N] = 0.5 * (z[i + j * N] + z[j + i * N]) + (i == j ? r / N : 0);
-    sym_eig(y, N, w, z);
-    proj_simplex(w, N, r, 0, p);
-    compose(xs, N, N, z, p, z);
-    for (int i = 0; i < N; i++)
-        fstar += 0.5 * (w[i] - p[i]) * (w[i] - p[i]);
-    cr_assert_eq(nla_fw_set_create_spectraplex(&set, N, r, 1e-10, 200), NLA_OK);
-    for (int c = 0; c < 3; c++) {
-        double tol = c == 0 ? 1e-9 : 1e-6, err = 0, nrm = 0, f = 0, gap, tr = 0;
-        nla_fw_result res;
-        nla_status st;
-
-        memset(x, 0, sizeof x);
-        for (int i = 0; i < N; i++)
-            x[i + i * N] = r / N;
-        st = solve_dist(set, NN, y, x, options(c == 0 ? NLA_FW_PAIRWISE : NLA_FW_VANILLA,
-                                               c == 2 ? NLA_FW_EXACT : NLA_FW_ADAPTIVE, 0,
-                                               tol, 3000), &res);
-        cr_assert(st == NLA_OK || (c > 0 && st == NLA_EMAXITER), "case %d: %s", c,
-                  nla_context_error(ctx));
-        for (int i = 0; i < NN; i++) {
-            g[i] = x[i] - y[i];
-            f += 0.5 * g[i] * g[i];
-            err += (x[i] - xs[i]) * (x[i] - xs[i]);
-            nrm += xs[i] * xs[i];
-        }
-        for (int i = 0; i < N; i++) {   /* symmetric, trace r */
-            tr += x[i + i * N];
-            for (int j = 0; j < i; j++)
-                cr_assert_leq(fabs(x[i + j * N] - x[j + i * N]), 1e-13 * r, "case %d", c);
-        }
-        cr_assert_leq(fabs(tr - r), 1e-12 * r, "case %d: trace %.17g", c, tr);
-        sym_eig(g, N, w, z);
-        gap = ddot(g, x, NN) - r * w[0];
-        if (st == NLA_OK)
-            cr_assert_leq(gap, tol + 1e-8 * r * fmax(fabs(w[0]), fabs(w[N - 1])), "case %d: "
-                          "NLA_OK after %lld iterations with gap %g, but the true gap is %g "
-                          "(f - f* = %g)", c, (long long)res.iterations, res.gap, gap,
-                          f - fstar);
-        if (c == 0)
-            cr_assert_leq(sqrt(err), 1e-5 * (1 + sqrt(nrm)), "|X - X*|_F = %g after %lld "
-                          "iterations (gap %g)", sqrt(err), (long long)res.iterations, gap);
-    }
-    nla_fw_set_destroy(set);
-}
-
-/* The issue: an 8x6 nuclear ball, r = 4, the target's top singular values
-   near-tied, pairwise (and vanilla) steps, exact line search, tol 1e-4,
-   10 Lanczos products.  NLA_OK must mean gap >= 0 and f - f* <= tol, f*
-   from dgesvd: X* = U proj(sigma) V'. */
-Test(fw_sets, nuclear_near_tie_never_ok_with_negative_gap)
-{
-    enum { M = 8, C = 6, MN = M * C };
-    static const double d[C] = { 3, 3 - 3e-7, 0.9, 0.5, 0.25, 0.1 };
-    double u[M * M], w[C * C], y[MN], x[MN], s[C], p[C], fstar = 0, tol = 1e-4;
-
-    orthogonal(u, M, 71);
-    orthogonal(w, C, 72);
-    compose(y, M, C, u, d, w);
-    svals(y, M, C, s);
-    proj_simplex(s, C, 4, 1, p);
-    for (int i = 0; i < C; i++)
-        fstar += 0.5 * (s[i] - p[i]) * (s[i] - p[i]);
-    for (int c = 0; c < 4; c++) {
-        nla_fw_set *set = NULL;
-        nla_fw_result res;
-        nla_status st;
-
-        cr_assert_eq(nla_fw_set_create_nuclear_ball(&set, M, C, 4, c & 1 ? 1e-6 : 1e-10, 10),
-                     NLA_OK);
-        memset(x, 0, sizeof x);
-        st = solve_dist(set, MN, y, x, options(c < 2 ? NLA_FW_PAIRWISE : NLA_FW_VANILLA,
-                                               NLA_FW_EXACT, 0, tol, 2000), &res);
-        cr_assert(st == NLA_OK || st == NLA_EMAXITER, "case %d: %s", c, nla_context_error(ctx));
-        if (st == NLA_OK) {
-            cr_assert_geq(res.gap, 0, "case %d: NLA_OK with gap %g", c, res.gap);
-            cr_assert_leq(res.f - fstar, tol + 1e-9, "case %d: NLA_OK after %lld iterations, "
-                          "gap %g, but f - f* = %g", c, (long long)res.iterations, res.gap,
-                          res.f - fstar);
-        }
-        nla_fw_set_destroy(set);
-    }
-}
-
-/* A planted rank-two optimum: Y = U diag(d) V', |d|_1 > r = 2, so
-   X* = U diag(1.2, 0.8, 0, ..) V' (theta = 0.8); pairwise, tol 1e-10. */
-Test(fw_sets, nuclear_rank_two_planted)
-{
-    enum { M = 8, C = 6, MN = M * C };
-    static const double d[C] = { 2, 1.6, 0.5, 0.3, 0.2, 0.1 };
-    double u[M * M], w[C * C], y[MN], x[MN] = {0}, p[C], fstar = 0;
-    nla_fw_set *set = NULL;
-    nla_fw_result res;
-
-    orthogonal(u, M, 81);
-    orthogonal(w, C, 82);
-    compose(y, M, C, u, d, w);
-    proj_simplex(d, C, 2, 1, p);
-    cr_assert(p[1] > 0 && p[2] == 0);
-    for (int i = 0; i < C; i++)
-        fstar += 0.5 * (d[i] - p[i]) * (d[i] - p[i]);
-    cr_assert_eq(nla_fw_set_create_nuclear_ball(&set, M, C, 2, 1e-12, 100), NLA_OK);
-    cr_assert_eq(solve_dist(set, MN, y, x, options(NLA_FW_PAIRWISE, NLA_FW_EXACT, 0, 1e-10,
-                                                   20000), &res),
-                 NLA_OK, "%s after %lld iterations, gap %g", nla_context_error(ctx),
-                 (long long)res.iterations, res.gap);
-    cr_assert(res.f - fstar <= 1e-8 && res.f - fstar >= -1e-12, "f - f* = %g after %lld "
-              "iterations", res.f - fstar, (long long)res.iterations);
-    nla_fw_set_destroy(set);
 }
 
 /* ------------------------------------------------------------ bad input */
@@ -757,11 +507,11 @@ Test(fw_sets, infeasible_starts_are_rejected)
             memcpy(x0, x, sizeof x);
             res = res0;
             if (t == 2) {
-                cr_assert_neq(solve_dist(sets[s], n, y, x, opt, &res), NLA_EINVAL,
+                cr_assert_neq(solve_dist(ctx, sets[s], n, y, x, opt, &res), NLA_EINVAL,
                               "set %d: %s", s, nla_context_error(ctx));
                 continue;
             }
-            EXPECT_EINVAL(solve_dist(sets[s], n, y, x, opt, &res), "nla_fw_solve", "x");
+            EXPECT_EINVAL(solve_dist(ctx, sets[s], n, y, x, opt, &res), "nla_fw_solve", "x");
             cr_assert_eq(memcmp(x, x0, sizeof x), 0, "set %d start %d: x written", s, t);
             cr_assert_eq(memcmp(&res, &res0, sizeof res), 0);
         }

@@ -421,7 +421,8 @@ typedef void (*nla_fw_lmo_fn)(int64_t n, const double *g, double *v, void *user)
      ksparse       {|x|_1 <= k*r, |x|_inf <= r} vertices: k entries +-r
      knorm_ball    {sum of the k largest |x_i| <= r} = conv(l1_ball(r) and
                    linf_ball(r/k)), 1 <= k <= n; vertices +-r*e_i and
-                   {-r/k, r/k}^n, the one-hot vertex on a tie
+                   {-r/k, r/k}^n, the one-hot vertex on a tie (to within
+                   the rounding of sum |g_i|)
      hypersimplex  {0 <= x_i <= r, sum x = k*r}, 1 <= k <= n; vertices: k
                    entries r (the k least g_i, lowest index on ties)
      birkhoff      {X n-by-n, X >= 0, every row and column sums to 1} (the

@@ -85,12 +85,15 @@ typedef struct fw_lmo_work {
     int have_warm;
     int refine;            /* the next call: a fresh start, tol/1000, 4x steps */
     uint64_t starts;       /* Lanczos starts so far (each its own direction) */
+    double scale;          /* Lanczos: G's scale, a power of two */
 } fw_lmo_work;
 
 /* The matrix sets (fw_eig.c): Lanczos restarts after FW_LANCZOS_K steps;
    its vector has fw_eig_side(set) entries. */
 #define FW_LANCZOS_K 32
 int64_t fw_eig_side(const nla_fw_set *set);
+/* 2^-e with max |x_i| in [2^e, 2^(e+1)), or 1 for x = 0 (exact scalings) */
+double fw_pow2_scale(const double *x, int64_t n);
 nla_status fw_lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const double *g,
                           fw_lmo_work *w);
 nla_status fw_lmo_spectraplex(nla_context *ctx, const nla_fw_set *set, const double *g,

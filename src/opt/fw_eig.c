@@ -156,6 +156,7 @@ static void tri_eigvec(const double *al, const double *be, int64_t k, double lam
 
 /* y = B x for the LMO's operator. */
 typedef nla_status (*symop)(nla_context *ctx, const nla_fw_set *set, const double *g,
+                            double scale,
                             const double *x, double *y, double *tmp);
 
 /* x (n, any non-zero start) becomes a unit Ritz vector of B's largest Ritz
@@ -181,7 +182,7 @@ static nla_status lanczos_top(nla_context *ctx, const nla_fw_set *set, const dou
         memcpy(q, x, (size_t)n * sizeof(double));
         for (int64_t j = 0; j < kmax && steps < max_steps; j++) {
             double *qj = q + j * n, *w = qj + n, tl, anorm;
-            if ((st = op(ctx, set, g, qj, w, ws->opbuf)) != NLA_OK)
+            if ((st = op(ctx, set, g, ws->scale, qj, w, ws->opbuf)) != NLA_OK)
                 return st;
             steps++;
             al[j] = fw_dot(qj, w, n);
@@ -218,32 +219,32 @@ static nla_status lanczos_top(nla_context *ctx, const nla_fw_set *set, const dou
 /* B x for the nuclear ball: G'(G x) on the column side, G(G'x) on the row
    side (tmp: the other side's length). */
 static nla_status op_nuclear(nla_context *ctx, const nla_fw_set *set, const double *g,
-                             const double *x, double *y, double *tmp)
+                             double scale, const double *x, double *y, double *tmp)
 {
     int64_t m = set->m, c = set->cols;
     int rows = m < c;
     nla_exec ex;
     const struct nla_backend_ops *ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
-    nla_status s = ops->dgemv(&ex, rows ? NLA_TRANS : NLA_NO_TRANS, m, c, 1.0, g, m, x, 1,
+    nla_status s = ops->dgemv(&ex, rows ? NLA_TRANS : NLA_NO_TRANS, m, c, scale, g, m, x, 1,
                               0.0, tmp, 1);
     if (s != NLA_OK)
         return s;
-    return ops->dgemv(&ex, rows ? NLA_NO_TRANS : NLA_TRANS, m, c, 1.0, g, m, tmp, 1, 0.0,
+    return ops->dgemv(&ex, rows ? NLA_NO_TRANS : NLA_TRANS, m, c, scale, g, m, tmp, 1, 0.0,
                       y, 1);
 }
 
 /* B x = -(G x + G' x)/2 for the spectraplex. */
 static nla_status op_spectraplex(nla_context *ctx, const nla_fw_set *set, const double *g,
-                                 const double *x, double *y, double *tmp)
+                                 double scale, const double *x, double *y, double *tmp)
 {
     int64_t n = set->m;
     nla_exec ex;
     const struct nla_backend_ops *ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
-    nla_status s = ops->dgemv(&ex, NLA_NO_TRANS, n, n, -0.5, g, n, x, 1, 0.0, y, 1);
+    nla_status s = ops->dgemv(&ex, NLA_NO_TRANS, n, n, -0.5 * scale, g, n, x, 1, 0.0, y, 1);
     (void)tmp;
     if (s != NLA_OK)
         return s;
-    return ops->dgemv(&ex, NLA_TRANS, n, n, -0.5, g, n, x, 1, 1.0, y, 1);
+    return ops->dgemv(&ex, NLA_TRANS, n, n, -0.5 * scale, g, n, x, 1, 1.0, y, 1);
 }
 
 /* A pseudo-random direction (splitmix64 from the start number k) of
@@ -272,6 +273,7 @@ static nla_status eig_vector(nla_context *ctx, const nla_fw_set *set, const doub
     double tol = set->tol;
     int64_t steps = set->max_iter;
 
+    w->scale = fw_pow2_scale(g, set->n);
     if (w->have_warm && !w->refine) {
         memcpy(x, w->warm, (size_t)n * sizeof(double));
         jitter(x, n, 1e-3 / sqrt((double)n), w->starts++);
@@ -284,6 +286,14 @@ static nla_status eig_vector(nla_context *ctx, const nla_fw_set *set, const doub
         steps = steps > INT64_MAX / 4 ? INT64_MAX : 4 * steps;
     }
     return lanczos_top(ctx, set, g, op, n, x, tol, steps, w, theta);
+}
+
+double fw_pow2_scale(const double *x, int64_t n)
+{
+    double mx = 0;
+    for (int64_t i = 0; i < n; i++)
+        mx = fmax(mx, fabs(x[i]));
+    return mx > 0 && isfinite(mx) ? ldexp(1.0, -ilogb(mx)) : 1.0;
 }
 
 int64_t fw_eig_side(const nla_fw_set *set)
@@ -305,13 +315,14 @@ nla_status fw_lmo_nuclear(nla_context *ctx, const nla_fw_set *set, const double 
     if (s != NLA_OK)
         return s;
     ops = nla_route(ctx, &ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
-    s = ops->dgemv(&ex, rows ? NLA_TRANS : NLA_NO_TRANS, m, c, 1.0, g, m, x, 1, 0.0, y, 1);
+    s = ops->dgemv(&ex, rows ? NLA_TRANS : NLA_NO_TRANS, m, c, w->scale, g, m, x, 1, 0.0, y,
+                   1);
     if (s != NLA_OK)
         return s;
     ny = norm2(y, rows ? c : m);
     if (!isfinite(ny))
-        return NLA_ENUMERIC;   /* |G x| overflows: the vertex would not be one */
-    if (ny > 0) {
+        return NLA_ENUMERIC;
+    if (ny > 0) {              /* G scaled by a power of two: no overflow */
         scal(y, rows ? c : m, 1 / ny);
         memcpy(w->warm, x, (size_t)side * sizeof(double));
         w->have_warm = 1;
@@ -400,13 +411,16 @@ double fw_nuclear_norm(const double *x, int64_t m, int64_t c)
     int64_t rows = m >= c ? m : c, cols = m >= c ? c : m;
     double *a = fw_tall_copy(x, m, c), sum = 0;
 
+    double sc = fw_pow2_scale(x, m * c);
     if (!a)
         return -1;
+    for (int64_t i = 0; i < rows * cols; i++)   /* no overflow in the squares */
+        a[i] *= sc;
     fw_jacobi_svd(a, rows, cols, NULL, a + rows * cols);
     for (int64_t j = 0; j < cols; j++)
         sum += a[rows * cols + j];
     free(a);
-    return sum;
+    return sum / sc;
 }
 
 /* The least eigenvalue of the symmetric part of the n-by-n x, by Lanczos
@@ -415,16 +429,18 @@ double fw_nuclear_norm(const double *x, int64_t m, int64_t c)
 double fw_sym_min_eig(nla_context *ctx, const nla_fw_set *set, const double *x)
 {
     fw_lmo_work w;
-    double theta = NAN, *v;
+    double theta = NAN, *v, scale;
 
     if (fw_lmo_work_init(&w, set) != NLA_OK)
         return NAN;
     v = w.v.u;
+    w.scale = fw_pow2_scale(x, set->n);
     memset(v, 0, (size_t)set->m * sizeof(double));
     jitter(v, set->m, 1.0, 0);
     if (lanczos_top(ctx, set, x, op_spectraplex, set->m, v, 1e-12, 20 * set->m + 100, &w,
                     &theta) != NLA_OK)
         theta = NAN;
+    scale = w.scale;
     fw_lmo_work_free(&w);
-    return -theta;
+    return -theta / scale;
 }

@@ -27,9 +27,10 @@
  * SVD (or eigenvectors): one atom per non-zero value, and the zero matrix
  * for the weight an iterate inside the ball leaves over.  New directions
  * come from FW steps alone.  The step is taken, as BPCG's, when it
- * promises gap/2: the small ball's FW gap <G, X> + r sigma_1(U'GW) is at
- * least half the LMO's (Freund, Grigas and Mazumder 2017 call such steps
- * in-face).
+ * promises gap/2: its own FW gap (over the small ball for projected
+ * gradient, <G, X> + r sigma_1(U'GW); over {N >= 0, trace N <= r} for the
+ * in-face step) is at least half the LMO's (Freund, Grigas and Mazumder
+ * 2017 call such steps in-face).
  */
 #include <float.h>
 #include <math.h>
@@ -197,6 +198,14 @@ static void project_l1(double *s, int64_t k, double r, double *tmp)
         s[i] = fmax(s[i] - theta, 0);
 }
 
+static double max_of(const double *z, int64_t k)
+{
+    double m = 0;
+    for (int64_t i = 0; i < k; i++)
+        m = fmax(m, z[i]);
+    return m;
+}
+
 static double min_of(const double *z, int64_t k)
 {
     double m = INFINITY;
@@ -230,7 +239,7 @@ static nla_status add_atom(fw_face *f, fw_active *as, const double *u, const dou
 nla_status fw_face_start(fw_face *f, fw_active *as, const double *x)
 {
     int64_t m = f->m, c = f->c, rows = m >= c ? m : c, cols = m >= c ? c : m;
-    double *a, *q, *s, total = 0;
+    double *a, *q, *s, total = 0, smax;
     nla_status st = NLA_OK;
 
     if (cols > FW_FACE_START_MAX)
@@ -245,9 +254,10 @@ nla_status fw_face_start(fw_face *f, fw_active *as, const double *x)
     s = a + rows * cols;
     fw_jacobi_svd(a, rows, cols, q, s);
     fw_active_clear(as);
+    smax = max_of(s, cols);
     for (int64_t j = 0; j < cols && st == NLA_OK; j++) {
         double *p = a + j * rows, *neg = q + cols * cols;
-        if (!(s[j] / f->r > FW_PURGE))
+        if (!(s[j] > FW_PURGE * smax))
             continue;
         for (int64_t i = 0; i < rows; i++)
             p[i] /= s[j];
@@ -288,7 +298,7 @@ int fw_face_ready(const fw_active *as)
 static double face_basis(fw_face *f, const fw_active *as)
 {
     int64_t m = f->m, c = f->c, ku = 0, kw = 0, k = 0;
-    double sum = 0;
+    double sum = 0, smax;
 
     for (int64_t i = 0; i < as->len; i++) {
         basis_add(f->u, m, &ku, as->a[i].v->u);
@@ -309,8 +319,9 @@ static double face_basis(fw_face *f, const fw_active *as)
     }
     memcpy(f->a, f->mm, (size_t)(ku * kw) * sizeof(double));
     fw_jacobi_svd(f->a, ku, kw, f->b, f->s);
+    smax = max_of(f->s, kw);
     for (int64_t j = 0; j < kw; j++) {
-        if (!(f->s[j] > FW_PURGE * f->r))
+        if (!(f->s[j] > FW_PURGE * smax))
             continue;
         for (int64_t x = 0; x < ku; x++)       /* P's column, then Q's */
             f->a[x + k * ku] = f->a[x + j * ku] / f->s[j];
@@ -366,8 +377,8 @@ static double plan_pg(fw_face *f, double L)
 }
 
 /* The in-face step (k-by-k, in the SVD basis of M): f->dm = D; returns
-   <Gs, D> = -|D|^2 and the largest step in *gmax. */
-static double plan_inface(fw_face *f, double sum, double *gmax)
+   <Gs, D> = -|D|^2, the largest step in *gmax and the step's own gap. */
+static double plan_inface(fw_face *f, double sum, double *gmax, double *gap)
 {
     int64_t ku = f->ku, kw = f->kw, k = f->k;
     double tr = 0, nd = 0, trd = 0, shift, lo;
@@ -386,6 +397,12 @@ static double plan_inface(fw_face *f, double sum, double *gmax)
             f->dm[x + y * k] = 0.5 * (f->e[x + y * k] + f->e[y + x * k]);
     for (int64_t i = 0; i < k; i++)
         tr += f->dm[i + i * k];
+    /* its gap over {N >= 0, trace N <= r}: <Gs, S> - r min(lambda_min(Gs), 0) */
+    memcpy(f->e, f->dm, (size_t)(k * k) * sizeof(double));
+    sym_eig(f->e, k, f->z);
+    *gap = -f->r * fmin(min_of(f->z, k), 0);
+    for (int64_t i = 0; i < k; i++)
+        *gap += f->dm[i + i * k] * f->s[i];
     /* D = -Gs, or on the boundary, where -Gs would raise the trace, its
        trace-free part; <Gs, D> = -|D|^2 either way */
     tangent = sum >= f->r * (1 - FW_FACE_EDGE) && tr < 0;
@@ -471,7 +488,7 @@ double fw_face_plan(fw_face *f, const fw_active *as, const double *g, double L, 
         return gap;
     }
     f->pg = 0;
-    *dg = plan_inface(f, sum, gmax);
+    *dg = plan_inface(f, sum, gmax, &gap);
     expand(f, f->up, f->k, f->dm, f->k, f->wq, d);
     return gap;
 }
@@ -483,14 +500,15 @@ static nla_status rebuild(fw_face *f, fw_active *as, const double *ub, int64_t k
                           double *nm, int64_t k2, const double *wb)
 {
     int64_t m = f->m, c = f->c;
-    double *uw = f->t, total = 0;
+    double *uw = f->t, total = 0, zmax;
     nla_status s = NLA_OK;
 
     fw_jacobi_svd(nm, k1, k2, f->zq, f->z);
+    zmax = max_of(f->z, k2);
     fw_active_clear(as);
     for (int64_t j = 0; j < k2 && s == NLA_OK; j++) {
         double lam = f->z[j] / f->r;
-        if (!(lam > FW_PURGE))
+        if (!(f->z[j] > FW_PURGE * zmax))    /* relative: r may be large */
             continue;
         memset(uw, 0, (size_t)(m + c) * sizeof(double));
         for (int64_t x = 0; x < k1; x++) {

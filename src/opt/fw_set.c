@@ -286,11 +286,12 @@ static void lmo_ksparse(const nla_fw_set *set, const double *g, fw_lmo_work *w)
 static void lmo_knorm(const nla_fw_set *set, const double *g, fw_vertex *v)
 {
     int64_t n = set->n, i = argmax_abs(g, n);
-    double asum = 0, rk = set->r / (double)set->k;
+    double mean = 0, rk = set->r / (double)set->k;
 
-    for (int64_t j = 0; j < n; j++)
-        asum += fabs(g[j]);
-    if (rk * asum > set->r * fabs(g[i])) {
+    for (int64_t j = 0; j < n; j++)      /* sum |g| / k, without overflow */
+        mean += fabs(g[j]) / (double)set->k;
+    /* the dense vertex only when it is lower beyond the sum's rounding */
+    if (mean > fabs(g[i]) * (1 + (double)n * DBL_EPSILON)) {
         v->kind = FW_VX_DENSE;
         for (int64_t j = 0; j < n; j++)
             v->dense[j] = g[j] > 0 ? -rk : rk;
@@ -356,14 +357,6 @@ nla_status fw_set_lmo(nla_context *ctx, const nla_fw_set *set, const double *g,
 }
 
 /* ----------------------------------------------------------- feasibility */
-
-static double norm2(const double *x, int64_t n)
-{
-    double s = 0;
-    for (int64_t i = 0; i < n; i++)
-        s += x[i] * x[i];
-    return sqrt(s);
-}
 
 /* Matrices up to this many columns (of the smaller side) get an exact
    nuclear-norm test; larger ones only |X|_F <= r. */
@@ -433,7 +426,10 @@ static int stochastic_violation(const double *x, int64_t n, double tol, char *wh
 static int nuclear_violation(const nla_fw_set *set, const double *x, double tol, char *why,
                              size_t len)
 {
-    double r = set->r, fro = norm2(x, set->n), nuc;
+    double r = set->r, sc = fw_pow2_scale(x, set->n), fro = 0, nuc;
+    for (int64_t i = 0; i < set->n; i++)      /* |X|_F without overflow */
+        fro += (sc * x[i]) * (sc * x[i]);
+    fro = sqrt(fro) / sc;
     double mn = (double)(set->m < set->cols ? set->m : set->cols);
     if (fro > r + tol) {
         snprintf(why, len, "|X|_F = %.17g > r = %.17g (so is |X|_*)", fro, r);

@@ -257,6 +257,11 @@ static int adaptive_step(const nla_fw_objective *obj, struct ws *w, double f,
                bound */
             ok = ft <= f + gamma * st->dg + 0.5 * gamma * gamma * M * st->dd +
                           8 * DBL_EPSILON * (fabs(f) + fabs(ft));
+            if (ok && -gamma * st->dg <= 8 * DBL_EPSILON * (fabs(f) + fabs(ft))) {
+                /* the test is rounding: it cannot lower L, keep the last */
+                st->gamma = clip(-st->dg / (*Lest * st->dd), st->gmax);
+                return 0;
+            }
         }
         if (ok) {
             st->gamma = gamma;
@@ -533,6 +538,7 @@ static nla_status call_lmo(nla_context *ctx, const nla_fw_set *set, double tol, 
         w->lmo.refine = 0;
         if (s != NLA_OK)
             return s;
+        (*calls)++;
         c->gv = fw_vx_dot(&w->lmo.v, w->g, w->n, w->vm);
         c->gap = c->gx - c->gv;
         c->floor = fw_set_exact(set) ? -INFINITY
@@ -541,7 +547,6 @@ static nla_status call_lmo(nla_context *ctx, const nla_fw_set *set, double tol, 
             break;
     }
     c->lmo = 1;
-    (*calls)++;
     return NLA_OK;
 }
 

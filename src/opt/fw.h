@@ -102,6 +102,9 @@ nla_status fw_lmo_spectraplex(nla_context *ctx, const nla_fw_set *set, const dou
    s_j p_j, q (cols-by-cols, or NULL) the right vectors (when rows < cols,
    cols - rows of the s_j are 0). */
 void fw_jacobi_svd(double *a, int64_t rows, int64_t cols, double *q, double *s);
+/* The eigenvalues z of the symmetric k-by-k a (destroyed), by cyclic
+   Jacobi with the same rotations. */
+void fw_sym_eig(double *a, int64_t k, double *z);
 /* x (m-by-c), or x' when c > m, as a tall array with cols doubles spare
    at its end (NULL: ENOMEM; free() it). */
 double *fw_tall_copy(const double *x, int64_t m, int64_t c);

@@ -354,6 +354,52 @@ nla_status fw_lmo_spectraplex(nla_context *ctx, const nla_fw_set *set, const dou
 
 /* ----------------------------------------------------------- feasibility */
 
+/* One Jacobi rotation (cs, sn) of columns p, q of the n-row x. */
+static void rotate(double *x, int64_t n, int64_t p, int64_t q, double cs, double sn)
+{
+    for (int64_t i = 0; i < n; i++) {
+        double xp = x[i + p * n], xq = x[i + q * n];
+        x[i + p * n] = cs * xp - sn * xq;
+        x[i + q * n] = sn * xp + cs * xq;
+    }
+}
+
+/* tan of the Jacobi angle that zeroes the pair (al, be; ga). */
+static double jacobi_t(double al, double be, double ga)
+{
+    double ze = (be - al) / (2 * ga);
+    return (ze >= 0 ? 1.0 : -1.0) / (fabs(ze) + sqrt(1 + ze * ze));
+}
+
+void fw_sym_eig(double *a, int64_t k, double *z)
+{
+    for (int sweep = 0; sweep < 60; sweep++) {
+        double off = 0, dia = 0;
+        for (int64_t j = 0; j < k; j++)
+            for (int64_t i = 0; i < k; i++)
+                *(i == j ? &dia : &off) += a[i + j * k] * a[i + j * k];
+        if (off <= DBL_EPSILON * DBL_EPSILON * dia || off == 0)
+            break;
+        for (int64_t p = 0; p < k; p++)
+            for (int64_t q = p + 1; q < k; q++) {
+                double t, cs, sn;
+                if (a[p + q * k] == 0)
+                    continue;
+                t = jacobi_t(a[p + p * k], a[q + q * k], a[p + q * k]);
+                cs = 1 / sqrt(1 + t * t);
+                sn = cs * t;
+                rotate(a, k, p, q, cs, sn);          /* a J */
+                for (int64_t j = 0; j < k; j++) {    /* J' (a J) */
+                    double xp = a[p + j * k], xq = a[q + j * k];
+                    a[p + j * k] = cs * xp - sn * xq;
+                    a[q + j * k] = sn * xp + cs * xq;
+                }
+            }
+    }
+    for (int64_t i = 0; i < k; i++)
+        z[i] = a[i + i * k];
+}
+
 void fw_jacobi_svd(double *a, int64_t rows, int64_t cols, double *q, double *s)
 {
     if (q)
@@ -366,24 +412,15 @@ void fw_jacobi_svd(double *a, int64_t rows, int64_t cols, double *q, double *s)
             for (int64_t r = p + 1; r < cols; r++) {
                 double *ap = a + p * rows, *ar = a + r * rows;
                 double al = fw_dot(ap, ap, rows), be = fw_dot(ar, ar, rows);
-                double ga = fw_dot(ap, ar, rows), ze, t, cs, sn;
+                double ga = fw_dot(ap, ar, rows), t, cs;
                 if (ga == 0 || fabs(ga) <= DBL_EPSILON * sqrt(al * be))
                     continue;
                 rotated = 1;
-                ze = (be - al) / (2 * ga);
-                t = (ze >= 0 ? 1.0 : -1.0) / (fabs(ze) + sqrt(1 + ze * ze));
+                t = jacobi_t(al, be, ga);
                 cs = 1 / sqrt(1 + t * t);
-                sn = cs * t;
-                for (int64_t i = 0; i < rows; i++) {
-                    double xp = ap[i], xr = ar[i];
-                    ap[i] = cs * xp - sn * xr;
-                    ar[i] = sn * xp + cs * xr;
-                }
-                for (int64_t i = 0; q && i < cols; i++) {
-                    double xp = q[i + p * cols], xr = q[i + r * cols];
-                    q[i + p * cols] = cs * xp - sn * xr;
-                    q[i + r * cols] = sn * xp + cs * xr;
-                }
+                rotate(a, rows, p, r, cs, cs * t);
+                if (q)
+                    rotate(q, cols, p, r, cs, cs * t);
             }
         if (!rotated)
             break;

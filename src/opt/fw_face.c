@@ -128,54 +128,6 @@ static void basis_add(double *b, int64_t n, int64_t *k, const double *x)
     }
 }
 
-/* One Jacobi rotation (cs, sn) of columns p, q of the n-row x. */
-static void rotate(double *x, int64_t n, int64_t p, int64_t q, double cs, double sn)
-{
-    for (int64_t i = 0; i < n; i++) {
-        double xp = x[i + p * n], xq = x[i + q * n];
-        x[i + p * n] = cs * xp - sn * xq;
-        x[i + q * n] = sn * xp + cs * xq;
-    }
-}
-
-/* tan of the Jacobi angle that zeroes the pair (al, be; ga). */
-static double jacobi_t(double al, double be, double ga)
-{
-    double ze = (be - al) / (2 * ga);
-    return (ze >= 0 ? 1.0 : -1.0) / (fabs(ze) + sqrt(1 + ze * ze));
-}
-
-/* The eigenvalues z of the symmetric k-by-k a (destroyed), by cyclic
-   Jacobi. */
-static void sym_eig(double *a, int64_t k, double *z)
-{
-    for (int sweep = 0; sweep < 60; sweep++) {
-        double off = 0, dia = 0;
-        for (int64_t j = 0; j < k; j++)
-            for (int64_t i = 0; i < k; i++)
-                *(i == j ? &dia : &off) += a[i + j * k] * a[i + j * k];
-        if (off <= DBL_EPSILON * DBL_EPSILON * dia || off == 0)
-            break;
-        for (int64_t p = 0; p < k; p++)
-            for (int64_t q = p + 1; q < k; q++) {
-                double t, cs, sn;
-                if (a[p + q * k] == 0)
-                    continue;
-                t = jacobi_t(a[p + p * k], a[q + q * k], a[p + q * k]);
-                cs = 1 / sqrt(1 + t * t);
-                sn = cs * t;
-                rotate(a, k, p, q, cs, sn);          /* a J */
-                for (int64_t j = 0; j < k; j++) {    /* J' (a J) */
-                    double xp = a[p + j * k], xq = a[q + j * k];
-                    a[p + j * k] = cs * xp - sn * xq;
-                    a[q + j * k] = sn * xp + cs * xq;
-                }
-            }
-    }
-    for (int64_t i = 0; i < k; i++)
-        z[i] = a[i + i * k];
-}
-
 /* s onto {s >= 0, sum s <= r}, in place (k values; tmp k doubles). */
 static void project_l1(double *s, int64_t k, double r, double *tmp)
 {
@@ -399,7 +351,7 @@ static double plan_inface(fw_face *f, double sum, double *gmax, double *gap)
         tr += f->dm[i + i * k];
     /* its gap over {N >= 0, trace N <= r}: <Gs, S> - r min(lambda_min(Gs), 0) */
     memcpy(f->e, f->dm, (size_t)(k * k) * sizeof(double));
-    sym_eig(f->e, k, f->z);
+    fw_sym_eig(f->e, k, f->z);
     *gap = -f->r * fmin(min_of(f->z, k), 0);
     for (int64_t i = 0; i < k; i++)
         *gap += f->dm[i + i * k] * f->s[i];
@@ -420,7 +372,7 @@ static double plan_inface(fw_face *f, double sum, double *gmax, double *gap)
     for (int64_t y = 0; y < k; y++)
         for (int64_t x = 0; x < k; x++)
             f->e[x + y * k] = f->dm[x + y * k] / sqrt(f->s[x] * f->s[y]);
-    sym_eig(f->e, k, f->z);
+    fw_sym_eig(f->e, k, f->z);
     lo = min_of(f->z, k);
     *gmax = lo < 0 ? -1 / lo : INFINITY;
     if (!tangent && trd > 0)

@@ -548,9 +548,10 @@ typedef enum nla_fw_variant {
                              active atoms s (least <g,s>) and a (largest
                              <g,a>) when <g, a - s> >= gap / 2; else a FW
                              step.  Over the nuclear ball (not lazy) the
-                             local step is a gradient step inside the
-                             subspaces of the active atoms, after which the
-                             active set is the iterate's SVD (one atom per
+                             local step is a projected gradient step inside
+                             the subspaces of the active atoms widened
+                             towards the gradient, after which the active
+                             set is the iterate's SVD (one atom per
                              singular value) */
     NLA_FW_AUTO           /* the default: blended pairwise over the polytopes
                              (simplices, L1, L-inf and K-norm balls, box,

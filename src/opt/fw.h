@@ -192,16 +192,17 @@ int fw_active_rebuild(const fw_active *s, double *x, int64_t n);
 typedef struct fw_face fw_face;
 nla_status fw_face_create(const nla_fw_set *set, fw_face **f);
 void fw_face_free(fw_face *f);
-/* The start point x as rank-one atoms, by its SVD, when min(m, c) <= 256
-   (a dense atom would keep face steps out until it left). */
+/* The start point x as rank-one atoms, by its SVD, when min(m, c) <= 256,
+   or the zero atom for x = 0 (a dense atom would keep face steps out until
+   it left). */
 nla_status fw_face_start(fw_face *f, fw_active *as, const double *x);
 /* Whether every atom is rank one (the face step needs it). */
 int fw_face_ready(const fw_active *as);
 /* The local step at x = sum of the atoms (L: the gradient's Lipschitz
-   estimate): d (m*c), <g, d> and the largest step; returns the small
-   ball's gap, or NAN (out of memory: no step). */
-double fw_face_plan(fw_face *f, const fw_active *as, const double *g, double L, double *d,
-                    double *dg, double *gmax);
+   estimate; products on ctx's CPU gemm): d (m*c), <g, d> and the largest
+   step; returns the small ball's gap, or NAN (out of memory: no step). */
+double fw_face_plan(nla_context *ctx, fw_face *f, const fw_active *as, const double *g,
+                    double L, double *d, double *dg, double *gmax);
 /* After x += gamma d: the active set rebuilt from the face's new M. */
 nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma);
 

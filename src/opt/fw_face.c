@@ -1,6 +1,7 @@
 /*
  * fw_face.c - the nuclear ball's local steps for blended pairwise (BPCG):
- * steps inside the subspaces that the active set spans.
+ * steps inside the subspaces that the active set spans, widened towards
+ * the gradient.
  *
  * Over a polytope, BPCG's local step s - a between two atoms keeps the
  * iterate on a face of finitely many vertices, where it converges
@@ -8,29 +9,36 @@
  * pairwise steps between them converge as slowly as vanilla FW once the
  * optimum has rank two or more.  So here the local step works on the
  * subspaces instead.  With U, W orthonormal bases of the atoms' u and w
- * (ku and kw columns), the iterate is X = U M W', |M|_* = |X|_*, and
- * {U N W' : |N|_* <= r} is a small nuclear ball.  Two steps live there:
+ * (ku and kw columns), the iterate is X = U M W', |M|_* = |X|_*.  Two
+ * steps:
  *
- *   projected gradient  M+ = P_r(M - U'GW / L), d = U (M+ - M) W', with
- *       P_r the projection of the singular values onto {s >= 0, sum <= r}:
- *       it can rotate the subspaces and drop directions, so it is the
- *       usual step.  Its slope <G, d> is the difference of O(1) numbers,
- *       so it stalls where |M+ - M| ~ sqrt(eps);
- *   in-face gradient    with M = P S Q' (k singular values above the
- *       purge), along D = -Gs, Gs = sym(P'U'GWQ), in {N >= 0, trace N
- *       <= r} at N = S, or on the boundary (trace S = r) along its
- *       trace-free part, as far as N stays positive semidefinite.  Its
- *       slope -|D|^2 is formed from the small D, so it goes on to
- *       rounding; it is taken where projected gradient has stalled.
+ *   projected gradient  in U and W widened by G W and G'U (ka and kb
+ *       columns), which hold the gradient's part in the tangent space of
+ *       X's rank k, U U'G + G W W' - U U'G W W':
+ *       M+ = P_r,k(M - U'GW / L), d = U (M+ - M) W', with P_r,k keeping
+ *       the k largest singular values and projecting them onto {s >= 0,
+ *       sum <= r}.  It turns the subspaces towards the gradient (as a
+ *       Riemannian gradient step on the rank-k matrices would) and drops
+ *       directions.  M+ has rank k at most, so new directions come from
+ *       FW steps (and from steps short of M+, which mix M and M+).  Its
+ *       slope <G, d> is the difference of O(1) numbers, so it stalls
+ *       where |M+ - M| ~ sqrt(eps);
+ *   in-face gradient    in U and W alone, with M = P S Q' (k singular
+ *       values above the purge), along D = -Gs, Gs = sym(P'U'GWQ), in
+ *       {N >= 0, trace N <= r} at N = S, or on the boundary (trace S = r)
+ *       along its trace-free part, as far as N stays positive
+ *       semidefinite.  Its slope -|D|^2 is formed from the small D, so it
+ *       goes on to rounding; it is taken where projected gradient has
+ *       stalled.
  *
  * After either step the active set is rebuilt from the new small matrix's
  * SVD (or eigenvectors): one atom per non-zero value, and the zero matrix
- * for the weight an iterate inside the ball leaves over.  New directions
- * come from FW steps alone.  The step is taken, as BPCG's, when it
- * promises gap/2: its own FW gap (over the small ball for projected
- * gradient, <G, X> + r sigma_1(U'GW); over {N >= 0, trace N <= r} for the
- * in-face step) is at least half the LMO's (Freund, Grigas and Mazumder
- * 2017 call such steps in-face).
+ * for the weight an iterate inside the ball leaves over.  The step is
+ * taken, as BPCG's, when it promises gap/2: its own FW gap (over the
+ * widened small ball for projected gradient, <G, X> + r sigma_1(U'GW);
+ * over {N >= 0, trace N <= r} for the in-face step) is at least half the
+ * LMO's (Freund, Grigas and Mazumder 2017 call such steps in-face).  The
+ * products with G and the bases run on the library's own gemm.
  */
 #include <float.h>
 #include <math.h>
@@ -41,6 +49,7 @@
 struct fw_face {
     int64_t m, c, cap;         /* matrix shape; capacity of the bases */
     int64_t ku, kw, k;         /* the bases' sizes; M's rank */
+    int64_t ka, kb;            /* the bases with G W and G'U added */
     int pg;                    /* the planned step: projected gradient */
     double r;
     double *buf;
@@ -48,9 +57,34 @@ struct fw_face {
     double *up, *wq;           /* m-by-cap, c-by-cap: U P, W Q */
     double *t;                 /* m-by-cap + c scratch */
     double *mm, *a, *b, *gf;   /* cap-by-cap: M; P S and Q of its SVD; U'GW */
+    double *ma, *ga;           /* cap-by-cap: M and U'GW in the wider bases */
     double *dm, *e, *zq;       /* cap-by-cap: the step in the small space */
     double *s, *z;             /* cap each: singular or eigenvalues */
+    double *sp, *v1, *v2;      /* cap each: M+'s singular values; scratch */
+    nla_exec ex;               /* the library's gemm, during a plan */
+    const struct nla_backend_ops *ops;
+    nla_status st;             /* its first failure in this plan */
 };
+
+/* c = op(a) op(b) (rows-by-cols, inner products of length inner, column
+   major) on the library's own gemm. */
+static void gemm(fw_face *f, nla_trans ta, nla_trans tb, int64_t rows, int64_t cols,
+                 int64_t inner, const double *a, int64_t lda, const double *b, int64_t ldb,
+                 double *c, int64_t ldc)
+{
+    nla_status s;
+    if (rows == 0 || cols == 0)
+        return;
+    if (inner == 0) {
+        for (int64_t j = 0; j < cols; j++)
+            memset(c + j * ldc, 0, (size_t)rows * sizeof(double));
+        return;
+    }
+    s = f->ops->dgemm(&f->ex, ta, tb, rows, cols, inner, 1.0, a, lda, 0, b, ldb, 0, 0.0, c,
+                      ldc, 0, 1);
+    if (f->st == NLA_OK)
+        f->st = s;
+}
 
 void fw_face_free(fw_face *f)
 {
@@ -83,7 +117,7 @@ static int face_reserve(fw_face *f, int64_t k)
     while (cap < k)
         cap *= 2;
     kk = (size_t)cap * (size_t)cap;
-    total = (size_t)(3 * m * cap + 2 * c * cap + c) + 7 * kk + 2 * (size_t)cap;
+    total = (size_t)(3 * m * cap + 3 * c * cap + c) + 9 * kk + 5 * (size_t)cap;
     free(f->buf);
     if (!(f->buf = malloc(total * sizeof(double)))) {
         f->cap = 0;
@@ -92,17 +126,22 @@ static int face_reserve(fw_face *f, int64_t k)
     p = f->buf;
     f->u = p; p += m * cap;
     f->up = p; p += m * cap;
-    f->t = p; p += m * cap + c;
+    f->t = p; p += (m + c) * cap + c;
     f->w = p; p += c * cap;
     f->wq = p; p += c * cap;
     f->mm = p; p += kk;
     f->a = p; p += kk;
     f->b = p; p += kk;
     f->gf = p; p += kk;
+    f->ma = p; p += kk;
+    f->ga = p; p += kk;
     f->dm = p; p += kk;
     f->e = p; p += kk;
     f->zq = p; p += kk;
     f->s = p; p += cap;
+    f->sp = p; p += cap;
+    f->v1 = p; p += cap;
+    f->v2 = p; p += cap;
     f->z = p;
     f->cap = cap;
     return 0;
@@ -128,6 +167,34 @@ static void basis_add(double *b, int64_t n, int64_t *k, const double *x)
     }
 }
 
+/* tmp = s (k values), sorted descending by insertion */
+static void sorted_copy(const double *s, int64_t k, double *tmp)
+{
+    memcpy(tmp, s, (size_t)k * sizeof(double));
+    for (int64_t i = 1; i < k; i++)
+        for (int64_t j = i; j > 0 && tmp[j] > tmp[j - 1]; j--) {
+            double t = tmp[j];
+            tmp[j] = tmp[j - 1];
+            tmp[j - 1] = t;
+        }
+}
+
+/* Keeps the keep largest of the k values s, zeroing the others (tmp k
+   doubles). */
+static void keep_largest(double *s, int64_t k, int64_t keep, double *tmp)
+{
+    double thr;
+    if (keep >= k)
+        return;
+    sorted_copy(s, k, tmp);
+    thr = keep > 0 ? tmp[keep - 1] : INFINITY;
+    for (int64_t i = 0; i < k; i++)
+        if (s[i] >= thr && keep > 0)
+            keep--;
+        else
+            s[i] = 0;
+}
+
 /* s onto {s >= 0, sum s <= r}, in place (k values; tmp k doubles). */
 static void project_l1(double *s, int64_t k, double r, double *tmp)
 {
@@ -136,13 +203,7 @@ static void project_l1(double *s, int64_t k, double r, double *tmp)
         sum += s[i] = fmax(s[i], 0);
     if (sum <= r)
         return;
-    memcpy(tmp, s, (size_t)k * sizeof(double));
-    for (int64_t i = 1; i < k; i++)          /* insertion sort, descending */
-        for (int64_t j = i; j > 0 && tmp[j] > tmp[j - 1]; j--) {
-            double t = tmp[j];
-            tmp[j] = tmp[j - 1];
-            tmp[j - 1] = t;
-        }
+    sorted_copy(s, k, tmp);
     for (int64_t i = 0; i < k; i++)
         if (tmp[i] > ((cs += tmp[i]) - r) / (double)(i + 1))
             theta = (cs - r) / (double)(i + 1);
@@ -171,7 +232,8 @@ static double min_of(const double *z, int64_t k)
 #define FW_FACE_EDGE 1e-12
 
 /* Starts up to this size (the smaller side) are split into rank-one atoms
-   by an SVD, O(min(m,c)^2 max(m,c)) a sweep. */
+   by an SVD, O(min(m,c)^2 max(m,c)) a sweep; X = 0 is the zero atom at
+   any size. */
 #define FW_FACE_START_MAX 256
 
 /* as += lambda * sc u w' (sc = -r: a vertex; 0: the zero matrix, which
@@ -190,10 +252,21 @@ static nla_status add_atom(fw_face *f, fw_active *as, const double *u, const dou
 
 nla_status fw_face_start(fw_face *f, fw_active *as, const double *x)
 {
-    int64_t m = f->m, c = f->c, rows = m >= c ? m : c, cols = m >= c ? c : m;
+    int64_t m = f->m, c = f->c, rows = m >= c ? m : c, cols = m >= c ? c : m, nz = 0;
     double *a, *q, *s, total = 0, smax;
     nla_status st = NLA_OK;
 
+    while (nz < m * c && x[nz] == 0)
+        nz++;
+    if (nz == m * c) {          /* X = 0: the zero atom, whatever the size */
+        if (!(q = calloc((size_t)(m + c), sizeof(double))))
+            return NLA_ENOMEM;
+        q[0] = q[m] = 1;
+        fw_active_clear(as);
+        st = add_atom(f, as, q, q + m, 0, 1);
+        free(q);
+        return st;
+    }
     if (cols > FW_FACE_START_MAX)
         return NLA_OK;
     a = fw_tall_copy(x, m, c);
@@ -283,44 +356,39 @@ static double face_basis(fw_face *f, const fw_active *as)
         sum += f->s[k++];
     }
     f->k = k;
-    memset(f->up, 0, (size_t)(m * k) * sizeof(double));
-    memset(f->wq, 0, (size_t)(c * k) * sizeof(double));
-    for (int64_t j = 0; j < k; j++) {
-        for (int64_t x = 0; x < ku; x++)
-            for (int64_t i = 0; i < m; i++)
-                f->up[i + j * m] += f->a[x + j * ku] * f->u[i + x * m];
-        for (int64_t y = 0; y < kw; y++)
-            for (int64_t i = 0; i < c; i++)
-                f->wq[i + j * c] += f->b[y + j * kw] * f->w[i + y * c];
-    }
+    gemm(f, NLA_NO_TRANS, NLA_NO_TRANS, m, k, ku, f->u, m, f->a, ku, f->up, m);
+    gemm(f, NLA_NO_TRANS, NLA_NO_TRANS, c, k, kw, f->w, c, f->b, kw, f->wq, c);
     return sum;
 }
 
-/* The projected gradient step: f->dm = P_r(M - Gf/L) - M (ku-by-kw);
+/* The projected gradient step: f->dm = P_r,k(M - Gf/L) - M in the wider
+   bases (ka-by-kb: f->ma, f->ga);
    returns <Gf, dm>, or 0 where rounding may hide its sign. */
 static double plan_pg(fw_face *f, double L)
 {
-    int64_t ku = f->ku, kw = f->kw, kk = ku * kw;
+    int64_t ka = f->ka, kb = f->kb, kk = ka * kb;
     double *z = f->e, *q = f->zq, *sp = f->z, slope = 0, nm = 0, ng = 0;
 
     for (int64_t i = 0; i < kk; i++)
-        z[i] = f->mm[i] - f->gf[i] / L;
-    fw_jacobi_svd(z, ku, kw, q, sp);
-    for (int64_t j = 0; j < kw; j++)            /* z's singular values */
+        z[i] = f->ma[i] - f->ga[i] / L;
+    fw_jacobi_svd(z, ka, kb, q, sp);
+    for (int64_t j = 0; j < kb; j++)            /* z's singular values */
         f->dm[j] = sp[j];
-    project_l1(f->dm, kw, f->r, f->dm + kw);
-    memset(f->dm + kw, 0, (size_t)kk * sizeof(double));
-    for (int64_t j = 0; j < kw; j++) {          /* M+ = sum s+_j p_j q_j' */
+    keep_largest(f->dm, kb, f->k, f->dm + kb);
+    project_l1(f->dm, kb, f->r, f->dm + kb);
+    memcpy(f->sp, f->dm, (size_t)kb * sizeof(double));
+    memset(f->dm + kb, 0, (size_t)kk * sizeof(double));
+    for (int64_t j = 0; j < kb; j++) {          /* M+ = sum s+_j p_j q_j' */
         double sc = sp[j] > 0 ? f->dm[j] / sp[j] : 0;
-        for (int64_t y = 0; y < kw && sc != 0; y++)
-            for (int64_t x = 0; x < ku; x++)
-                f->dm[kw + x + y * ku] += sc * q[y + j * kw] * z[x + j * ku];
+        for (int64_t y = 0; y < kb && sc != 0; y++)
+            for (int64_t x = 0; x < ka; x++)
+                f->dm[kb + x + y * ka] += sc * q[y + j * kb] * z[x + j * ka];
     }
     for (int64_t i = 0; i < kk; i++) {
-        f->dm[i] = f->dm[kw + i] - f->mm[i];
-        slope += f->gf[i] * f->dm[i];
-        nm += f->mm[i] * f->mm[i];
-        ng += f->gf[i] * f->gf[i];
+        f->dm[i] = f->dm[kb + i] - f->ma[i];
+        slope += f->ga[i] * f->dm[i];
+        nm += f->ma[i] * f->ma[i];
+        ng += f->ga[i] * f->ga[i];
     }
     /* M+ carries errors of eps (|M| + |Gf|/L) from the SVD */
     if (!(slope < -64 * DBL_EPSILON * sqrt(ng) * (sqrt(nm) + sqrt(ng) / L)))
@@ -385,91 +453,135 @@ static void expand(fw_face *f, const double *lb, int64_t kl, const double *sm, i
                    const double *rb, double *d)
 {
     int64_t m = f->m, c = f->c;
-    memset(f->t, 0, (size_t)(m * kr) * sizeof(double));
-    for (int64_t y = 0; y < kr; y++)
-        for (int64_t x = 0; x < kl; x++) {
-            double h = sm[x + y * kl];
-            for (int64_t i = 0; i < m; i++)
-                f->t[i + y * m] += h * lb[i + x * m];
-        }
-    memset(d, 0, (size_t)(m * c) * sizeof(double));
-    for (int64_t l = 0; l < c; l++)
-        for (int64_t y = 0; y < kr; y++) {
-            double h = rb[l + y * c];
-            for (int64_t i = 0; i < m; i++)
-                d[i + l * m] += h * f->t[i + y * m];
-        }
+    gemm(f, NLA_NO_TRANS, NLA_NO_TRANS, m, kr, kl, lb, m, sm, kl, f->t, m);
+    gemm(f, NLA_NO_TRANS, NLA_TRANS, m, c, kr, f->t, m, rb, c, d, m);
 }
 
-double fw_face_plan(fw_face *f, const fw_active *as, const double *g, double L, double *d,
-                    double *dg, double *gmax)
+/* The largest singular value of the rows-by-cols a by the power method on
+   a'a from a's largest column (x: cols, y: rows); it only weighs the local
+   step against a FW step, so a few digits do. */
+static double top_sv(const double *a, int64_t rows, int64_t cols, double *x, double *y)
 {
-    int64_t m = f->m, c = f->c, ku, kw;
-    double sum, gap = 0, smax = 0;
-
-    if (face_reserve(f, as->len + 1) != 0)
-        return NAN;
-    sum = face_basis(f, as);
-    ku = f->ku;
-    kw = f->kw;
-    if (f->k == 0)
-        return NAN;
-    /* Gf = U'GW: T = G W, then U'T */
-    memset(f->t, 0, (size_t)(m * kw) * sizeof(double));
-    for (int64_t l = 0; l < c; l++)
-        for (int64_t y = 0; y < kw; y++) {
-            double h = f->w[l + y * c];
-            for (int64_t i = 0; i < m; i++)
-                f->t[i + y * m] += h * g[i + l * m];
+    double best = 0, s = 0;
+    int64_t jmax = 0;
+    for (int64_t j = 0; j < cols; j++) {
+        double n2 = fw_dot(a + j * rows, a + j * rows, rows);
+        if (n2 > best) {
+            best = n2;
+            jmax = j;
         }
+    }
+    if (!(best > 0))
+        return 0;
+    memcpy(y, a + jmax * rows, (size_t)rows * sizeof(double));
+    for (int it = 0; it < 100; it++) {
+        double nx = 0, ny = 0, prev = s;
+        for (int64_t j = 0; j < cols; j++) {        /* x = a'y / |a'y| */
+            x[j] = fw_dot(a + j * rows, y, rows);
+            nx += x[j] * x[j];
+        }
+        nx = sqrt(nx);
+        for (int64_t j = 0; j < cols; j++)
+            x[j] /= nx;
+        memset(y, 0, (size_t)rows * sizeof(double));
+        for (int64_t j = 0; j < cols; j++)          /* y = a x */
+            for (int64_t i = 0; i < rows; i++)
+                y[i] += x[j] * a[i + j * rows];
+        ny = sqrt(fw_dot(y, y, rows));
+        s = fmax(s, ny);
+        if (s - prev <= 1e-10 * s)
+            break;
+    }
+    return s;
+}
+
+/* Widens U by G W and W by G'U (kept where independent: f->ka, f->kb
+   columns), so that U N W' holds the gradient's part in the tangent space
+   of the iterate's rank, U U'G + G W W' - U U'G W W', and the projected
+   gradient step can turn the subspaces towards it; f->ma = M and f->ga =
+   U'GW in them.  f->t holds G W (m-by-kw) on entry. */
+static void widen(fw_face *f, const double *g)
+{
+    int64_t m = f->m, c = f->c, ku = f->ku, kw = f->kw, ka = ku, kb = kw;
+    double *s = f->t + m * kw;
+
+    for (int64_t y = 0; y < kw; y++)
+        basis_add(f->u, m, &ka, f->t + y * m);
+
+    gemm(f, NLA_TRANS, NLA_NO_TRANS, c, ku, m, g, m, f->u, m, s, c);     /* S = G'U */
+    for (int64_t x = 0; x < ku; x++)
+        basis_add(f->w, c, &kb, s + x * c);
+
+    /* T = G W for W's new columns (G W for the old ones is there) */
+    gemm(f, NLA_NO_TRANS, NLA_NO_TRANS, m, kb - kw, c, g, m, f->w + kw * c, c, f->t + kw * m,
+         m);
+    gemm(f, NLA_TRANS, NLA_NO_TRANS, ka, kb, m, f->u, m, f->t, m, f->ga, ka);
+    memset(f->ma, 0, (size_t)(ka * kb) * sizeof(double));
     for (int64_t y = 0; y < kw; y++)
         for (int64_t x = 0; x < ku; x++) {
-            f->gf[x + y * ku] = fw_dot(f->u + x * m, f->t + y * m, m);
-            gap += f->gf[x + y * ku] * f->mm[x + y * ku];
+            f->ma[x + y * ka] = f->mm[x + y * ku];
+            f->gf[x + y * ku] = f->ga[x + y * ka];
         }
-    /* the small ball's gap: <Gf, M> + r sigma_1(Gf) */
-    memcpy(f->e, f->gf, (size_t)(ku * kw) * sizeof(double));
-    fw_jacobi_svd(f->e, ku, kw, f->zq, f->z);
-    for (int64_t j = 0; j < kw; j++)
-        smax = fmax(smax, f->z[j]);
-    gap += f->r * smax;
+    f->ka = ka;
+    f->kb = kb;
+}
+
+double fw_face_plan(nla_context *ctx, fw_face *f, const fw_active *as, const double *g,
+                    double L, double *d, double *dg, double *gmax)
+{
+    int64_t m = f->m, c = f->c;
+    double sum, gap = 0;
+
+    if (face_reserve(f, 2 * (as->len + 1)) != 0)
+        return NAN;
+    f->ops = nla_route(ctx, &f->ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);
+    f->st = NLA_OK;
+    sum = face_basis(f, as);
+    if (f->k == 0)
+        return NAN;
+    /* T = G W; widen adds the rest, Gf = U'GW and M in the wider bases */
+    gemm(f, NLA_NO_TRANS, NLA_NO_TRANS, m, f->kw, c, g, m, f->w, c, f->t, m);
+    widen(f, g);
+    /* the small ball's gap: <Gf, M> + r sigma_1(Gf), in the wider bases */
+    for (int64_t i = 0; i < f->ka * f->kb; i++)
+        gap += f->ga[i] * f->ma[i];
+    gap += f->r * top_sv(f->ga, f->ka, f->kb, f->v1, f->v2);
     f->pg = 1;
     *gmax = 1;
     if ((*dg = plan_pg(f, L)) < 0) {
-        expand(f, f->u, ku, f->dm, kw, f->w, d);
-        return gap;
+        expand(f, f->u, f->ka, f->dm, f->kb, f->w, d);
+    } else {
+        f->pg = 0;
+        *dg = plan_inface(f, sum, gmax, &gap);
+        expand(f, f->up, f->k, f->dm, f->k, f->wq, d);
     }
-    f->pg = 0;
-    *dg = plan_inface(f, sum, gmax, &gap);
-    expand(f, f->up, f->k, f->dm, f->k, f->wq, d);
-    return gap;
+    return f->st == NLA_OK ? gap : NAN;
 }
 
-/* as = the atoms of U N W' (k1-by-k2 N, destroyed, with U m-by-k1 and W
-   c-by-k2): one per singular value above the purge, and the zero matrix
-   for the weight left over. */
-static nla_status rebuild(fw_face *f, fw_active *as, const double *ub, int64_t k1,
-                          double *nm, int64_t k2, const double *wb)
+/* as = the atoms of U N W' from N's SVD: N = sum val_j p_j q_j' with p_j =
+   lp_j / lsc_j (lp k1-by-k2, q k2-by-k2, U m-by-k1, W c-by-k2): one per
+   value above the purge, and the zero matrix for the weight left over. */
+static nla_status atoms_from_svd(fw_face *f, fw_active *as, const double *ub, int64_t k1,
+                                 const double *lp, const double *lsc, const double *val,
+                                 const double *q, int64_t k2, const double *wb)
 {
     int64_t m = f->m, c = f->c;
-    double *uw = f->t, total = 0, zmax;
+    double *uw = f->t, total = 0, vmax = max_of(val, k2);
     nla_status s = NLA_OK;
 
-    fw_jacobi_svd(nm, k1, k2, f->zq, f->z);
-    zmax = max_of(f->z, k2);
     fw_active_clear(as);
     for (int64_t j = 0; j < k2 && s == NLA_OK; j++) {
-        double lam = f->z[j] / f->r;
-        if (!(f->z[j] > FW_PURGE * zmax))    /* relative: r may be large */
+        double lam = val[j] / f->r;
+        if (!(val[j] > FW_PURGE * vmax))    /* relative: r may be large */
             continue;
         memset(uw, 0, (size_t)(m + c) * sizeof(double));
         for (int64_t x = 0; x < k1; x++) {
-            double h = nm[x + j * k1] / f->z[j];
+            double h = lp[x + j * k1] / lsc[j];
             for (int64_t i = 0; i < m; i++)
                 uw[i] -= h * ub[i + x * m];
         }
         for (int64_t y = 0; y < k2; y++) {
-            double h = f->zq[y + j * k2];
+            double h = q[y + j * k2];
             for (int64_t i = 0; i < c; i++)
                 uw[m + i] += h * wb[i + y * c];
         }
@@ -484,13 +596,23 @@ static nla_status rebuild(fw_face *f, fw_active *as, const double *ub, int64_t k
     return s;
 }
 
+/* as = the atoms of U N W' (k1-by-k2 N, destroyed). */
+static nla_status rebuild(fw_face *f, fw_active *as, const double *ub, int64_t k1,
+                          double *nm, int64_t k2, const double *wb)
+{
+    fw_jacobi_svd(nm, k1, k2, f->zq, f->z);
+    return atoms_from_svd(f, as, ub, k1, nm, f->z, f->z, f->zq, k2, wb);
+}
+
 nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma)
 {
     int64_t k = f->k;
+    if (f->pg && gamma == 1)   /* M+ = sum s+_j p_j q_j', from plan_pg's SVD */
+        return atoms_from_svd(f, as, f->u, f->ka, f->e, f->z, f->sp, f->zq, f->kb, f->w);
     if (f->pg) {
-        for (int64_t i = 0; i < f->ku * f->kw; i++)
-            f->e[i] = f->mm[i] + gamma * f->dm[i];
-        return rebuild(f, as, f->u, f->ku, f->e, f->kw, f->w);
+        for (int64_t i = 0; i < f->ka * f->kb; i++)
+            f->e[i] = f->ma[i] + gamma * f->dm[i];
+        return rebuild(f, as, f->u, f->ka, f->e, f->kb, f->w);
     }
     for (int64_t y = 0; y < k; y++)
         for (int64_t x = 0; x < k; x++)

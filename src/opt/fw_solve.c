@@ -325,13 +325,18 @@ static void choose(const nla_fw_options *opt, const struct ws *w, const struct c
 
 /* BPCG over the nuclear ball: the local step of fw_face.c when it promises
    gap / FW_LAZY_K, a FW step otherwise; L for its projected gradient from
-   the adaptive rule, or the largest curvature seen. */
-static void choose_face(struct ws *w, const struct cand *c, double L, struct step *st)
+   the adaptive rule, or the largest curvature seen.  The atoms' extremes,
+   m c flops each, are only needed where there is no face step. */
+static void choose_face(nla_context *ctx, const nla_fw_options *opt, struct ws *w,
+                        struct cand *c, double L, struct step *st)
 {
-    double dg, gmax, lg = fw_face_plan(w->face, &w->as, w->g, L > 0 ? L : w->lcurv > 0 ?
+    double dg, gmax, lg = fw_face_plan(ctx, w->face, &w->as, w->g, L > 0 ? L : w->lcurv > 0 ?
                                        w->lcurv : 1, w->d, &dg, &gmax);
-    if (isnan(lg))
-        return;        /* no face step: BPCG's own choice */
+    if (isnan(lg)) {   /* no face step: BPCG's own choice */
+        fw_active_extremes(&w->as, w->g, w->n, w->vm, &c->ia, &c->ga, &c->is, &c->gs);
+        choose(opt, w, c, st);
+        return;
+    }
     take(st, NLA_FW_STEP_FW, FW_DIR_FW, &w->lmo.v, -1, c->gv, -1, 0);
     if (lg >= c->gap / FW_LAZY_K && dg < 0) {
         take(st, NLA_FW_STEP_LOCAL, FW_DIR_FACE, NULL, -1, 0, -1, 0);
@@ -594,7 +599,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
             (s = gram_start(ctx, obj, opt, &w, e.t)) != NLA_OK)
             goto fail;
         e.el = fw_now() - t0;
-        if (w.active)
+        if (w.active && !(w.face && fw_face_ready(&w.as)))
             fw_active_extremes(&w.as, w.g, n, w.vm, &c.ia, &c.ga, &c.is, &c.gs);
         /* a lazy step needs no LMO; a stop by max_iter or time calls it */
         if (!(w.lazy && e.t < opt->max_iter &&
@@ -612,10 +617,10 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
             if (w.lazy && c.gap < phi / FW_LAZY_K) {
                 phi = fmin(c.gap, phi / 2);
                 st.type = NLA_FW_STEP_GAP;
+            } else if (w.face && fw_face_ready(&w.as)) {
+                choose_face(ctx, opt, &w, &c, Lest, &st);
             } else {
                 choose(opt, &w, &c, &st);
-                if (w.face && fw_face_ready(&w.as))
-                    choose_face(&w, &c, Lest, &st);
             }
         }
         st.gamma = 0;

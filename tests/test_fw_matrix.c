@@ -453,6 +453,29 @@ Test(fw_matrix, nuclear_bpcg_turns_a_rank_one_start)
     cr_assert_leq(it, 20, "%lld iterations", (long long)it);
 }
 
+/* A radius far below |Y| (r = 1e-9, sigma_1(Y) = 3) from test_fw.c's
+   start scaled into the ball (|X0|_F = 0.2 r), tol 1e-20 (the gap is of
+   order sigma_1(G) r): the projection onto the small ball cancels (s -
+   theta with s >> r), and the result must still lie in the ball, |X|_* <=
+   r (1 + 1e-12) from dgesvd, with NLA_OK.  Before the projection kept its
+   sum, X came out of the ball by 8e-8 r and the solve ran to max_iter on
+   a gap of -2e-16. */
+Test(fw_matrix, nuclear_bpcg_tiny_radius)
+{
+    struct nuclear q;
+    double x[48], s[6], nuc = 0;
+
+    plant_nuclear(&q, 8, 6, planted_d, 1e-9, 41);
+    start_x0(x, 48);
+    for (int i = 0; i < 48; i++)
+        x[i] *= 0.2e-9 / 0.3;
+    solve_planted(&q, x, defaults_with_tol(1e-20), 1e-20, 1, "r 1e-9");
+    svals(x, 8, 6, s);
+    for (int i = 0; i < 6; i++)
+        nuc += s[i];
+    cr_assert_leq(nuc, 1e-9 * (1 + 1e-12), "|X|_* = %.17g", nuc);
+}
+
 /* BPCG with exact line search at tol 1e-12: |X - X*|_F <= 1e-5 |X*|_F and
    |X|_* <= tau (1 + 1e-12), from dgesvd.  Measured: 1 iteration each
    (the start's atoms span the space). */

@@ -207,8 +207,14 @@ static void project_l1(double *s, int64_t k, double r, double *tmp)
     for (int64_t i = 0; i < k; i++)
         if (tmp[i] > ((cs += tmp[i]) - r) / (double)(i + 1))
             theta = (cs - r) / (double)(i + 1);
+    sum = 0;
     for (int64_t i = 0; i < k; i++)
-        s[i] = fmax(s[i] - theta, 0);
+        sum += s[i] = fmax(s[i] - theta, 0);
+    /* s - theta cancels where s >> r (errors of eps s): sum <= r all the
+       same */
+    if (sum > r)
+        for (int64_t i = 0; i < k; i++)
+            s[i] *= r / sum;
 }
 
 static double max_of(const double *z, int64_t k)

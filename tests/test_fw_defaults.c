@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cblas.h>
+#include <lapacke.h>
 #include <criterion/criterion.h>
 #include "refs.h"
 #include "fw_check.h"
@@ -63,9 +64,40 @@ Test(fw_defaults, defaults_solve_every_planted_problem)
     }
 }
 
+/* test_fw.c's least squares with its optimum inside the L1 ball: x* from
+   dgels, radius 2 |x*|_1, f* = 1/2 |A x* - b|^2, from x = 0. */
+static void inside_l1_ball(void)
+{
+    enum { M = 30, N = 10 };
+    double a[M * N], b[M], c[M * N], xl[M], x[N] = {0}, r = 0, res_r[M], fstar;
+    nla_fw_objective *obj = NULL;
+    nla_fw_set *set = NULL;
+    nla_fw_result res;
+
+    ref_fill(a, M * N, 21);
+    ref_fill(b, M, 22);
+    memcpy(c, a, sizeof a);
+    memcpy(xl, b, sizeof b);
+    cr_assert_eq(LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', M, N, 1, c, M, xl, M), 0);
+    for (int i = 0; i < N; i++)
+        r += fabs(xl[i]);
+    memcpy(res_r, b, sizeof b);
+    cblas_dgemv(CblasColMajor, CblasNoTrans, M, N, 1.0, a, M, xl, 1, -1.0, res_r, 1);
+    fstar = 0.5 * ddot(res_r, res_r, M);
+    cr_assert_eq(nla_fw_objective_create_lsq(&obj, M, N, a, M, b), NLA_OK);
+    cr_assert_eq(nla_fw_set_create_l1_ball(&set, N, 2 * r), NLA_OK);
+    cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, &res), NLA_OK, "%s",
+                 nla_context_error(ctx));
+    cr_assert_leq(res.f - fstar, 1e-10, "L1 ball, optimum inside: f - f* = %g after %lld "
+                  "iterations", res.f - fstar, (long long)res.iterations);
+    nla_fw_set_destroy(set);
+    nla_fw_objective_destroy(obj);
+}
+
 /* test_fw.c's other planted problems with the defaults: |x|^2 over the
-   simplex (f* = 1/n, dense, packed and band Q) and least squares over the
-   L1 ball with a planted optimum on a face (x* with two non-zeros). */
+   simplex (f* = 1/n, dense, packed and band Q), least squares over the
+   L1 ball with a planted optimum on a face (x* with two non-zeros), and
+   with the optimum inside (dgels's, radius twice its norm). */
 Test(fw_defaults, defaults_solve_the_other_planted_problems)
 {
     enum { N = 12, M = 30 };
@@ -121,6 +153,7 @@ Test(fw_defaults, defaults_solve_the_other_planted_problems)
     cr_assert_geq(res.active_set_size, 1);
     nla_fw_set_destroy(set);
     nla_fw_objective_destroy(obj);
+    inside_l1_ball();
 }
 
 /* The problem the defaults once failed on: least squares over the

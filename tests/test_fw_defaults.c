@@ -69,7 +69,7 @@ Test(fw_defaults, defaults_solve_every_planted_problem)
 static void inside_l1_ball(void)
 {
     enum { M = 30, N = 10 };
-    double a[M * N], b[M], c[M * N], xl[M], x[N] = {0}, r = 0, res_r[M], fstar;
+    double a[M * N], b[M], c[M * N], xl[M], x[N] = {0}, r = 0, res_r[M], fstar, f, l1 = 0;
     nla_fw_objective *obj = NULL;
     nla_fw_set *set = NULL;
     nla_fw_result res;
@@ -88,8 +88,15 @@ static void inside_l1_ball(void)
     cr_assert_eq(nla_fw_set_create_l1_ball(&set, N, 2 * r), NLA_OK);
     cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, &res), NLA_OK, "%s",
                  nla_context_error(ctx));
-    cr_assert_leq(res.f - fstar, 1e-10, "L1 ball, optimum inside: f - f* = %g after %lld "
-                  "iterations", res.f - fstar, (long long)res.iterations);
+    memcpy(res_r, b, sizeof b);      /* f at the returned x, and |x|_1 */
+    cblas_dgemv(CblasColMajor, CblasNoTrans, M, N, 1.0, a, M, x, 1, -1.0, res_r, 1);
+    f = 0.5 * ddot(res_r, res_r, M);
+    for (int i = 0; i < N; i++)
+        l1 += fabs(x[i]);
+    cr_assert(f - fstar <= 1e-10 && f - fstar >= -1e-12 * (1 + fstar), "L1 ball, optimum "
+              "inside: f - f* = %g after %lld iterations", f - fstar, (long long)res.iterations);
+    cr_assert_leq(fabs(res.f - f), 1e-12 * (1 + f), "res.f %.17g, f(x) %.17g", res.f, f);
+    cr_assert_leq(l1, 2 * r * (1 + 1e-12), "|x|_1 = %.17g, r = %.17g", l1, 2 * r);
     nla_fw_set_destroy(set);
     nla_fw_objective_destroy(obj);
 }

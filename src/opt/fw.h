@@ -203,8 +203,10 @@ int fw_face_ready(const fw_active *as);
    step; returns the small ball's gap, or NAN (out of memory: no step). */
 double fw_face_plan(nla_context *ctx, fw_face *f, const fw_active *as, const double *g,
                     double L, double *d, double *dg, double *gmax);
-/* After x += gamma d: the active set rebuilt from the face's new M. */
-nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma);
+/* After x += gamma d: the active set rebuilt from the face's new M, and
+   x made the atoms' sum where that dropped a value under the purge (then
+   *fresh = 1: f and g must come from x anew). */
+nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma, double *x, int *fresh);
 
 /* ------------------------------------------------------------ objectives */
 

@@ -15,14 +15,16 @@
  *   projected gradient  in U and W widened by G W and G'U (ka and kb
  *       columns), which hold the gradient's part in the tangent space of
  *       X's rank k, U U'G + G W W' - U U'G W W':
- *       M+ = P_r,k(M - U'GW / L), d = U (M+ - M) W', with P_r,k keeping
- *       the k largest singular values and projecting them onto {s >= 0,
+ *       M+ = P_r,k'(M - U'GW / L), d = U (M+ - M) W', with P_r,k' keeping
+ *       the k' largest singular values and projecting them onto {s >= 0,
  *       sum <= r}.  It turns the subspaces towards the gradient (as a
  *       Riemannian gradient step on the rank-k matrices would) and drops
- *       directions.  M+ has rank k at most, so new directions come from
- *       FW steps (and from steps short of M+, which mix M and M+).  Its
- *       slope <G, d> is the difference of O(1) numbers, so it stalls
- *       where |M+ - M| ~ sqrt(eps);
+ *       directions.  k' = k on the boundary, where the optimum's rank is
+ *       usually low and FW steps bring new directions; k + 1 inside the
+ *       ball, where each step may add one as a FW step would (the plain
+ *       projection there doubles the rank a step).  Its slope <G, d> is
+ *       the difference of O(1) numbers, so it stalls where |M+ - M| ~
+ *       sqrt(eps);
  *   in-face gradient    in U and W alone, with M = P S Q' (k singular
  *       values above the purge), along D = -Gs, Gs = sym(P'U'GWQ), in
  *       {N >= 0, trace N <= r} at N = S, or on the boundary (trace S = r)
@@ -33,7 +35,8 @@
  *
  * After either step the active set is rebuilt from the new small matrix's
  * SVD (or eigenvectors): one atom per non-zero value, and the zero matrix
- * for the weight an iterate inside the ball leaves over.  The step is
+ * for the weight an iterate inside the ball leaves over; where that drops
+ * a value under the purge, x becomes the atoms' sum again.  The step is
  * taken, as BPCG's, when it promises gap/2: its own FW gap (over the
  * widened small ball for projected gradient, <G, X> + r sigma_1(U'GW);
  * over {N >= 0, trace N <= r} for the in-face step) is at least half the
@@ -51,6 +54,7 @@ struct fw_face {
     int64_t ku, kw, k;         /* the bases' sizes; M's rank */
     int64_t ka, kb;            /* the bases with G W and G'U added */
     int pg;                    /* the planned step: projected gradient */
+    int purged;                /* the last rebuild dropped a non-zero value */
     double r;
     double *buf;
     double *u, *w;             /* m-by-cap, c-by-cap: the atoms' bases */
@@ -180,18 +184,20 @@ static void sorted_copy(const double *s, int64_t k, double *tmp)
 }
 
 /* Keeps the keep largest of the k values s, zeroing the others (tmp k
-   doubles). */
+   doubles); of values tied at the cut, the first. */
 static void keep_largest(double *s, int64_t k, int64_t keep, double *tmp)
 {
     double thr;
+    int64_t ties;
     if (keep >= k)
         return;
     sorted_copy(s, k, tmp);
     thr = keep > 0 ? tmp[keep - 1] : INFINITY;
+    ties = keep;                            /* the slots left for s == thr */
     for (int64_t i = 0; i < k; i++)
-        if (s[i] >= thr && keep > 0)
-            keep--;
-        else
+        ties -= s[i] > thr;
+    for (int64_t i = 0; i < k; i++)
+        if (!(s[i] > thr) && !(s[i] == thr && ties-- > 0))
             s[i] = 0;
 }
 
@@ -370,7 +376,7 @@ static double face_basis(fw_face *f, const fw_active *as)
 /* The projected gradient step: f->dm = P_r,k(M - Gf/L) - M in the wider
    bases (ka-by-kb: f->ma, f->ga);
    returns <Gf, dm>, or 0 where rounding may hide its sign. */
-static double plan_pg(fw_face *f, double L)
+static double plan_pg(fw_face *f, double L, double sum)
 {
     int64_t ka = f->ka, kb = f->kb, kk = ka * kb;
     double *z = f->e, *q = f->zq, *sp = f->z, slope = 0, nm = 0, ng = 0;
@@ -380,7 +386,7 @@ static double plan_pg(fw_face *f, double L)
     fw_jacobi_svd(z, ka, kb, q, sp);
     for (int64_t j = 0; j < kb; j++)            /* z's singular values */
         f->dm[j] = sp[j];
-    keep_largest(f->dm, kb, f->k, f->dm + kb);
+    keep_largest(f->dm, kb, f->k + (sum < f->r * (1 - FW_FACE_EDGE)), f->dm + kb);
     project_l1(f->dm, kb, f->r, f->dm + kb);
     memcpy(f->sp, f->dm, (size_t)kb * sizeof(double));
     memset(f->dm + kb, 0, (size_t)kk * sizeof(double));
@@ -464,26 +470,27 @@ static void expand(fw_face *f, const double *lb, int64_t kl, const double *sm, i
 }
 
 /* The largest singular value of the rows-by-cols a by the power method on
-   a'a from a's largest column (x: cols, y: rows); it only weighs the local
-   step against a FW step, so a few digits do. */
+   a'a from a's largest column (x: cols, y: rows), on a scaled by a power
+   of two so that the squares neither overflow nor underflow; it only
+   weighs the local step against a FW step, so a few digits do. */
 static double top_sv(const double *a, int64_t rows, int64_t cols, double *x, double *y)
 {
-    double best = 0, s = 0;
+    const double sc = fw_pow2_scale(a, rows * cols);
+    double big = 0, s = 0;
     int64_t jmax = 0;
-    for (int64_t j = 0; j < cols; j++) {
-        double n2 = fw_dot(a + j * rows, a + j * rows, rows);
-        if (n2 > best) {
-            best = n2;
-            jmax = j;
+    for (int64_t i = 0; i < rows * cols; i++)
+        if (fabs(a[i]) > big) {
+            big = fabs(a[i]);
+            jmax = i / rows;
         }
-    }
-    if (!(best > 0))
+    if (!(big > 0))
         return 0;
-    memcpy(y, a + jmax * rows, (size_t)rows * sizeof(double));
+    for (int64_t i = 0; i < rows; i++)
+        y[i] = sc * a[i + jmax * rows];
     for (int it = 0; it < 100; it++) {
-        double nx = 0, ny = 0, prev = s;
+        double nx = 0, prev = s;
         for (int64_t j = 0; j < cols; j++) {        /* x = a'y / |a'y| */
-            x[j] = fw_dot(a + j * rows, y, rows);
+            x[j] = sc * fw_dot(a + j * rows, y, rows);
             nx += x[j] * x[j];
         }
         nx = sqrt(nx);
@@ -492,13 +499,12 @@ static double top_sv(const double *a, int64_t rows, int64_t cols, double *x, dou
         memset(y, 0, (size_t)rows * sizeof(double));
         for (int64_t j = 0; j < cols; j++)          /* y = a x */
             for (int64_t i = 0; i < rows; i++)
-                y[i] += x[j] * a[i + j * rows];
-        ny = sqrt(fw_dot(y, y, rows));
-        s = fmax(s, ny);
+                y[i] += sc * x[j] * a[i + j * rows];
+        s = fmax(s, sqrt(fw_dot(y, y, rows)));
         if (s - prev <= 1e-10 * s)
             break;
     }
-    return s;
+    return s / sc;
 }
 
 /* Widens U by G W and W by G'U (kept where independent: f->ka, f->kb
@@ -554,7 +560,7 @@ double fw_face_plan(nla_context *ctx, fw_face *f, const fw_active *as, const dou
     gap += f->r * top_sv(f->ga, f->ka, f->kb, f->v1, f->v2);
     f->pg = 1;
     *gmax = 1;
-    if ((*dg = plan_pg(f, L)) < 0) {
+    if ((*dg = plan_pg(f, L, sum)) < 0) {
         expand(f, f->u, f->ka, f->dm, f->kb, f->w, d);
     } else {
         f->pg = 0;
@@ -576,10 +582,13 @@ static nla_status atoms_from_svd(fw_face *f, fw_active *as, const double *ub, in
     nla_status s = NLA_OK;
 
     fw_active_clear(as);
+    f->purged = 0;
     for (int64_t j = 0; j < k2 && s == NLA_OK; j++) {
         double lam = val[j] / f->r;
-        if (!(val[j] > FW_PURGE * vmax))    /* relative: r may be large */
+        if (!(val[j] > FW_PURGE * vmax)) {  /* relative: r may be large */
+            f->purged |= val[j] > 0;
             continue;
+        }
         memset(uw, 0, (size_t)(m + c) * sizeof(double));
         for (int64_t x = 0; x < k1; x++) {
             double h = lp[x + j * k1] / lsc[j];
@@ -610,18 +619,29 @@ static nla_status rebuild(fw_face *f, fw_active *as, const double *ub, int64_t k
     return atoms_from_svd(f, as, ub, k1, nm, f->z, f->z, f->zq, k2, wb);
 }
 
-nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma)
+nla_status fw_face_commit(fw_face *f, fw_active *as, double gamma, double *x, int *fresh)
 {
-    int64_t k = f->k;
-    if (f->pg && gamma == 1)   /* M+ = sum s+_j p_j q_j', from plan_pg's SVD */
-        return atoms_from_svd(f, as, f->u, f->ka, f->e, f->z, f->sp, f->zq, f->kb, f->w);
-    if (f->pg) {
+    int64_t k = f->k, mc = f->m * f->c;
+    nla_status s;
+    if (f->pg && gamma == 1) { /* M+ = sum s+_j p_j q_j', from plan_pg's SVD */
+        s = atoms_from_svd(f, as, f->u, f->ka, f->e, f->z, f->sp, f->zq, f->kb, f->w);
+    } else if (f->pg) {
         for (int64_t i = 0; i < f->ka * f->kb; i++)
             f->e[i] = f->ma[i] + gamma * f->dm[i];
-        return rebuild(f, as, f->u, f->ka, f->e, f->kb, f->w);
+        s = rebuild(f, as, f->u, f->ka, f->e, f->kb, f->w);
+    } else {
+        for (int64_t y = 0; y < k; y++)
+            for (int64_t i = 0; i < k; i++)
+                f->e[i + y * k] = gamma * f->dm[i + y * k] + (i == y ? f->s[i] : 0);
+        s = rebuild(f, as, f->up, k, f->e, k, f->wq);
     }
-    for (int64_t y = 0; y < k; y++)
-        for (int64_t x = 0; x < k; x++)
-            f->e[x + y * k] = gamma * f->dm[x + y * k] + (x == y ? f->s[x] : 0);
-    return rebuild(f, as, f->up, k, f->e, k, f->wq);
+    /* x is the atoms' sum again, so that purged values do not stay in x
+       while later steps, made from the atoms, fill the ball without them */
+    if (s == NLA_OK && f->purged) {
+        *fresh = 1;
+        memset(x, 0, (size_t)mc * sizeof(double));
+        for (int64_t i = 0; i < as->len; i++)
+            fw_vx_axpy(as->a[i].v, as->a[i].lambda, x, mc, f->m);
+    }
+    return s;
 }

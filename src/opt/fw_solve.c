@@ -564,6 +564,7 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
     struct fw_end e = { NLA_FW_STOP_MAX_ITER, 0, 0, 0, NAN, INFINITY, INFINITY, 0, 0 };
     double t0 = fw_now(), fn, Lest = opt->L, phi = INFINITY;
     int64_t n = set->n, removed, moves = 0;   /* moves: steps that moved x (not GAP) */
+    int fresh;                 /* f and g from x itself, not updated by the step */
     nla_status s;
     int k;
 
@@ -657,8 +658,9 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
         if (w.builtin && !w.use_gram)
             for (int64_t i = 0; i < w.rows; i++)
                 w.w[i] += st.gamma * w.md[i];
+        fresh = ++moves % FW_REFRESH == 0;
         if (st.mv.dir == FW_DIR_FACE) {
-            if ((s = fw_face_commit(w.face, &w.as, st.gamma)) != NLA_OK)
+            if ((s = fw_face_commit(w.face, &w.as, st.gamma, w.xn, &fresh)) != NLA_OK)
                 goto fail;
         } else if (w.active) {
             if ((s = fw_active_step(&w.as, &st.mv, st.gamma, st.type == NLA_FW_STEP_DROP,
@@ -668,15 +670,14 @@ nla_status fw_solve(nla_context *ctx, const nla_fw_objective *obj, const nla_fw_
                 fw_active_rebuild(&w.as, w.xn, n);
         }
         e.t++;
-        moves++;
-        if ((w.uquad || w.use_gram) && moves % FW_REFRESH != 0) {
+        if ((w.uquad || w.use_gram) && !fresh) {
             for (int64_t i = 0; i < n; i++)
                 w.g[i] += st.gamma * w.hd[i];
             fn = e.f + st.gamma * st.dg + 0.5 * st.gamma * st.gamma * st.curv;
         } else if (w.use_gram) {
             s = gram_refresh(ctx, obj, &w, w.xn, &fn);
         } else {
-            if (w.builtin && moves % FW_REFRESH == 0)
+            if (w.builtin && fresh)
                 s = fw_op_apply(ctx, &obj->op, 0, w.xn, w.w);
             if (s == NLA_OK)
                 s = evaluate(ctx, obj, &w, w.xn, &fn, w.g);

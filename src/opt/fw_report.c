@@ -1,12 +1,36 @@
 /*
  * fw_report.c - what the CPU loop (fw_solve.c) and the backend loop's hook
- * (fw_backend.c) share: the stops, the callback and verbose rows, and the
- * result of a finished solve.
+ * (fw_backend.c) share: the default options and the variant NLA_FW_AUTO
+ * takes, the stops, the callback and verbose rows, and the result of a
+ * finished solve.
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include "opt/fw.h"
+
+void fw_options_default(nla_fw_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->variant = NLA_FW_AUTO;
+    o->rule = NLA_FW_ADAPTIVE;
+    o->tol = 1e-7;
+    o->max_iter = 10000;
+}
+
+/* The one place that says which variant NLA_FW_AUTO is. */
+void fw_options_resolve(const nla_fw_options *in, const nla_fw_set *set, int dev,
+                        nla_fw_options *out)
+{
+    /* polytopes, and the nuclear ball with its face steps (fw_face.c) */
+    int blended = set->kind != FW_SET_SPECTRAPLEX && set->kind != FW_SET_USER;
+    *out = *in;
+    if (out->variant == NLA_FW_AUTO)
+        out->variant = blended && !dev ? NLA_FW_BLENDED_PAIRWISE : NLA_FW_VANILLA;
+    if (out->variant == NLA_FW_VANILLA)
+        out->lazy = 0;
+}
 
 double fw_now(void)
 {

@@ -72,28 +72,6 @@
    fewer local steps). */
 #define FW_LAZY_K 2.0
 
-void fw_options_default(nla_fw_options *o)
-{
-    memset(o, 0, sizeof *o);
-    o->variant = NLA_FW_AUTO;
-    o->rule = NLA_FW_ADAPTIVE;
-    o->tol = 1e-7;
-    o->max_iter = 10000;
-}
-
-/* The one place that says which variant NLA_FW_AUTO is. */
-void fw_options_resolve(const nla_fw_options *in, const nla_fw_set *set, int dev,
-                        nla_fw_options *out)
-{
-    /* polytopes, and the nuclear ball with its face steps (fw_face.c) */
-    int blended = set->kind != FW_SET_SPECTRAPLEX && set->kind != FW_SET_USER;
-    *out = *in;
-    if (out->variant == NLA_FW_AUTO)
-        out->variant = blended && !dev ? NLA_FW_BLENDED_PAIRWISE : NLA_FW_VANILLA;
-    if (out->variant == NLA_FW_VANILLA)
-        out->lazy = 0;
-}
-
 static int all_finite(const double *x, int64_t n)
 {
     for (int64_t i = 0; i < n; i++)

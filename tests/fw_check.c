@@ -195,3 +195,17 @@ nla_status solve_dist(nla_context *ctx, const nla_fw_set *set, int64_t n, const 
     free(ones);
     return st;
 }
+
+double l1_inside_problem(double *a, double *b, double *xl)
+{
+    enum { M = L1_IN_M, N = L1_IN_N };
+    double c[M * N], r = 0;
+    ref_fill(a, M * N, 21);
+    ref_fill(b, M, 22);
+    memcpy(c, a, sizeof c);
+    memcpy(xl, b, M * sizeof(double));
+    cr_assert_eq(LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', M, N, 1, c, M, xl, M), 0);
+    for (int i = 0; i < N; i++)
+        r += fabs(xl[i]);
+    return r;
+}

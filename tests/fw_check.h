@@ -63,5 +63,10 @@ void proj_simplex(const double *s, int k, double r, int le, double *p);
    with opt, which is destroyed here; returns nla_fw_solve's status */
 nla_status solve_dist(nla_context *ctx, const nla_fw_set *set, int64_t n, const double *y,
                       double *x, nla_fw_options *opt, nla_fw_result *res);
+/* test_fw.c's least squares with its optimum inside the L1 ball: A (30x10)
+   and b from ref_fill (seeds 21, 22), xl (30) dgels's solution in its
+   first 10; returns |xl|_1. */
+enum { L1_IN_M = 30, L1_IN_N = 10 };
+double l1_inside_problem(double *a, double *b, double *xl);
 
 #endif

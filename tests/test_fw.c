@@ -198,20 +198,13 @@ Test(fw, planted_lsq_simplex_face)
 
 Test(fw, l1_ball_inactive_matches_dgels)
 {
-    enum { M = 30, N = 10 };
-    double a[M * N], b[M], c[M * N], xl[M], x[N] = {0}, r = 0;
+    enum { M = L1_IN_M, N = L1_IN_N };
+    double a[M * N], b[M], xl[M], x[N] = {0}, r = l1_inside_problem(a, b, xl);
     nla_fw_objective *obj = NULL;
     nla_fw_set *set = NULL;
     nla_fw_options *opt;
     nla_fw_result res;
 
-    ref_fill(a, M * N, 21);
-    ref_fill(b, M, 22);
-    memcpy(c, a, sizeof a);
-    memcpy(xl, b, sizeof b);
-    cr_assert_eq(LAPACKE_dgels(LAPACK_COL_MAJOR, 'N', M, N, 1, c, M, xl, M), 0);
-    for (int i = 0; i < N; i++)
-        r += fabs(xl[i]);
     cr_assert_eq(nla_fw_objective_create_lsq(&obj, M, N, a, M, b), NLA_OK);
     cr_assert_eq(nla_fw_set_create_l1_ball(&set, N, 2 * r), NLA_OK);
     opt = options(NLA_FW_PAIRWISE, NLA_FW_EXACT, 0, 1e-13, 20000);

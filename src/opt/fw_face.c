@@ -511,7 +511,8 @@ static double top_sv(const double *a, int64_t rows, int64_t cols, double *x, dou
    columns), so that U N W' holds the gradient's part in the tangent space
    of the iterate's rank, U U'G + G W W' - U U'G W W', and the projected
    gradient step can turn the subspaces towards it; f->ma = M and f->ga =
-   U'GW in them.  f->t holds G W (m-by-kw) on entry. */
+   U'GW in them, f->gf = U'GW in the atoms' own (the in-face step's).  f->t
+   holds G W (m-by-kw) on entry. */
 static void widen(fw_face *f, const double *g)
 {
     int64_t m = f->m, c = f->c, ku = f->ku, kw = f->kw, ka = ku, kb = kw;
@@ -519,11 +520,9 @@ static void widen(fw_face *f, const double *g)
 
     for (int64_t y = 0; y < kw; y++)
         basis_add(f->u, m, &ka, f->t + y * m);
-
     gemm(f, NLA_TRANS, NLA_NO_TRANS, c, ku, m, g, m, f->u, m, s, c);     /* S = G'U */
     for (int64_t x = 0; x < ku; x++)
         basis_add(f->w, c, &kb, s + x * c);
-
     /* T = G W for W's new columns (G W for the old ones is there) */
     gemm(f, NLA_NO_TRANS, NLA_NO_TRANS, m, kb - kw, c, g, m, f->w + kw * c, c, f->t + kw * m,
          m);

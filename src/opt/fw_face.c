@@ -59,7 +59,7 @@ struct fw_face {
     double *buf;
     double *u, *w;             /* m-by-cap, c-by-cap: the atoms' bases */
     double *up, *wq;           /* m-by-cap, c-by-cap: U P, W Q */
-    double *t;                 /* m-by-cap + c scratch */
+    double *t;                 /* (m + c)-by-cap + c scratch */
     double *mm, *a, *b, *gf;   /* cap-by-cap: M; P S and Q of its SVD; U'GW */
     double *ma, *ga;           /* cap-by-cap: M and U'GW in the wider bases */
     double *dm, *e, *zq;       /* cap-by-cap: the step in the small space */
@@ -543,6 +543,7 @@ double fw_face_plan(nla_context *ctx, fw_face *f, const fw_active *as, const dou
     int64_t m = f->m, c = f->c;
     double sum, gap = 0;
 
+    /* ka, kb <= 2 len, and plan_pg's dm + kb + ka kb stays under cap^2 */
     if (face_reserve(f, 2 * (as->len + 1)) != 0)
         return NAN;
     f->ops = nla_route(ctx, &f->ex, NLA_ROUTE_LEVEL2, 0, 0, NULL, 0);

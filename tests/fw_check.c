@@ -209,3 +209,28 @@ double l1_inside_problem(double *a, double *b, double *xl)
         r += fabs(xl[i]);
     return r;
 }
+
+nla_fw_objective *quad_in_storage(int storage, int64_t n, int64_t k, const double *q,
+                                  const double *qp, const double *qb, const double *c)
+{
+    nla_fw_objective *obj = NULL;
+    cr_assert_eq(storage == 0   ? nla_fw_objective_create_quad(&obj, n, q, n, c)
+                 : storage == 1 ? nla_fw_objective_create_quad_packed(&obj, NLA_UPPER, n, qp,
+                                                                      c)
+                                : nla_fw_objective_create_quad_band(&obj, n, k, qb, 2 * k + 1,
+                                                                    c),
+                 NLA_OK, "storage %d", storage);
+    return obj;
+}
+
+void tridiag_storages(int64_t n, double *q, double *qp, double *qb)
+{
+    memset(q, 0, (size_t)(n * n) * sizeof(double));
+    for (int64_t i = 0; i < n; i++) {
+        q[i + i * n] = 4;
+        if (i + 1 < n)
+            q[i + (i + 1) * n] = q[i + 1 + i * n] = -1;
+    }
+    cr_assert_eq(nla_dpacked_pack(NLA_UPPER, n, q, n, qp), NLA_OK);
+    cr_assert_eq(nla_dband_pack(n, n, 1, 1, q, n, qb, 3), NLA_OK);
+}

@@ -67,6 +67,14 @@ nla_status solve_dist(nla_context *ctx, const nla_fw_set *set, int64_t n, const 
    and b from ref_fill (seeds 21, 22), xl (30) dgels's solution in its
    first 10; returns |xl|_1. */
 enum { L1_IN_M = 30, L1_IN_N = 10 };
+/* The quadratic 1/2 x'Qx + c'x (c may be NULL) with the symmetric Q of
+   bandwidth k in one storage: 0 dense q (ld n), 1 packed upper qp, 2 band
+   qb (2k + 1 rows); asserts that it is created. */
+nla_fw_objective *quad_in_storage(int storage, int64_t n, int64_t k, const double *q,
+                                  const double *qp, const double *qb, const double *c);
+/* Q = tridiag(-1, 4, -1), n-by-n, as q (dense), qp (packed upper) and qb
+   (band, 3 rows). */
+void tridiag_storages(int64_t n, double *q, double *qp, double *qb);
 double l1_inside_problem(double *a, double *b, double *xl);
 
 #endif

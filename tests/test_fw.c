@@ -72,19 +72,11 @@ Test(fw, sqnorm_simplex_closed_form)
     cr_assert_eq(nla_fw_set_create_prob_simplex(&set, N, 1.0), NLA_OK);
     for (int storage = 0; storage < 3; storage++)
         for (int r = 0; r < 2; r++) {
-            nla_fw_objective *obj = NULL;
+            nla_fw_objective *obj = quad_in_storage(storage, N, 0, q, qp, qb, NULL);
             nla_fw_options *opt = options(NLA_FW_VANILLA, rules[r], 2.0, 1e-14, 100);
             struct trace tr = { 0, 0, {0}, {0} };
             nla_fw_result res;
 
-            if (storage == 0)
-                cr_assert_eq(nla_fw_objective_create_quad(&obj, N, q, N, NULL), NLA_OK);
-            else if (storage == 1)
-                cr_assert_eq(nla_fw_objective_create_quad_packed(&obj, NLA_UPPER, N, qp,
-                                                                 NULL), NLA_OK);
-            else
-                cr_assert_eq(nla_fw_objective_create_quad_band(&obj, N, 0, qb, 1, NULL),
-                             NLA_OK);
             cr_assert_eq(nla_fw_options_set_callback(opt, trace_cb, &tr), NLA_OK);
             memset(x, 0, sizeof x);
             x[0] = 1;

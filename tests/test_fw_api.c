@@ -101,14 +101,7 @@ Test(fw, builtin_objectives_against_cblas)
     for (int i = 0; i < N; i++)
         gref[i] += c[i];
     for (int kind = 0; kind < 3; kind++) {
-        if (kind == 0)
-            cr_assert_eq(nla_fw_objective_create_quad(&obj, N, q, N, c), NLA_OK);
-        else if (kind == 1)
-            cr_assert_eq(nla_fw_objective_create_quad_packed(&obj, NLA_UPPER, N, qp, c),
-                         NLA_OK);
-        else
-            cr_assert_eq(nla_fw_objective_create_quad_band(&obj, N, K, qb, 2 * K + 1, c),
-                         NLA_OK);
+        obj = quad_in_storage(kind, N, K, q, qp, qb, c);
         cr_assert_eq(nla_fw_objective_eval(ctx, obj, x, &f, g), NLA_OK);
         cr_assert_float_eq(f, fref, 1e-13);
         cr_assert_leq(ref_max_diff(g, gref, N), 1e-13);
@@ -121,33 +114,22 @@ Test(fw, builtin_objectives_against_cblas)
 Test(fw, storage_forms_agree_in_a_solve)
 {
     enum { N = 10, K = 1 };
-    double q[N * N] = {0}, qp[N * (N + 1) / 2], qb[(2 * K + 1) * N], c[N], lo[N], hi[N];
+    double q[N * N], qp[N * (N + 1) / 2], qb[(2 * K + 1) * N], c[N], lo[N], hi[N];
     double x[3][N];
     nla_fw_set *set = NULL;
 
     for (int i = 0; i < N; i++) {
-        q[i + i * N] = 4;
-        if (i + 1 < N)
-            q[i + (i + 1) * N] = q[i + 1 + i * N] = -1;
         lo[i] = -1;
         hi[i] = 0.5 + 0.1 * i;
     }
+    tridiag_storages(N, q, qp, qb);
     ref_fill(c, N, 91);
-    cr_assert_eq(nla_dpacked_pack(NLA_UPPER, N, q, N, qp), NLA_OK);
-    cr_assert_eq(nla_dband_pack(N, N, K, K, q, N, qb, 2 * K + 1), NLA_OK);
     cr_assert_eq(nla_fw_set_create_box(&set, N, lo, hi), NLA_OK);
     for (int kind = 0; kind < 3; kind++) {
         nla_fw_objective *obj = NULL;
         nla_fw_options *opt = options(NLA_FW_AWAY, NLA_FW_EXACT, 0, 1e-12, 5000);
         nla_fw_result res;
-        if (kind == 0)
-            cr_assert_eq(nla_fw_objective_create_quad(&obj, N, q, N, c), NLA_OK);
-        else if (kind == 1)
-            cr_assert_eq(nla_fw_objective_create_quad_packed(&obj, NLA_UPPER, N, qp, c),
-                         NLA_OK);
-        else
-            cr_assert_eq(nla_fw_objective_create_quad_band(&obj, N, K, qb, 2 * K + 1, c),
-                         NLA_OK);
+        obj = quad_in_storage(kind, N, K, q, qp, qb, c);
         memset(x[kind], 0, sizeof x[kind]);
         cr_assert_eq(nla_fw_solve(ctx, obj, set, opt, x[kind], &res), NLA_OK, "%s",
                      nla_context_error(ctx));

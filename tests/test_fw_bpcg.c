@@ -436,32 +436,20 @@ Test(bpcg, every_storage_of_the_quadratic)
         { NLA_FW_BLENDED_PAIRWISE, 0 }, { NLA_FW_AWAY, 1 }, { NLA_FW_PAIRWISE, 1 },
         { NLA_FW_BLENDED_PAIRWISE, 1 }
     };
-    double q[N * N] = {0}, qp[N * (N + 1) / 2], qb[(2 * K + 1) * N], c[N], x[3][N], g[N];
+    double q[N * N], qp[N * (N + 1) / 2], qb[(2 * K + 1) * N], c[N], x[3][N], g[N];
     nla_fw_set *set = NULL;
 
-    for (int i = 0; i < N; i++) {
-        q[i + i * N] = 4;
-        if (i + 1 < N)
-            q[i + (i + 1) * N] = q[i + 1 + i * N] = -1;
-    }
+    tridiag_storages(N, q, qp, qb);
     ref_fill(c, N, 93);
-    cr_assert_eq(nla_dpacked_pack(NLA_UPPER, N, q, N, qp), NLA_OK);
-    cr_assert_eq(nla_dband_pack(N, N, K, K, q, N, qb, 2 * K + 1), NLA_OK);
     cr_assert_eq(nla_fw_set_create_prob_simplex(&set, N, 1.0), NLA_OK);
     for (int r = 0; r < 4; r++) {
         for (int kind = 0; kind < 3; kind++) {
-            nla_fw_objective *obj = NULL;
+            nla_fw_objective *obj = quad_in_storage(kind, N, K, q, qp, qb, c);
             nla_fw_options *opt = options(runs[r].v, NLA_FW_ADAPTIVE, 0, 1e-10, 20000);
             nla_fw_result res;
             double gx, gmin = INFINITY, sum = 0;
 
             cr_assert_eq(nla_fw_options_set_lazy(opt, runs[r].lazy), NLA_OK);
-            cr_assert_eq(kind == 0   ? nla_fw_objective_create_quad(&obj, N, q, N, c)
-                         : kind == 1 ? nla_fw_objective_create_quad_packed(&obj, NLA_UPPER, N,
-                                                                           qp, c)
-                                     : nla_fw_objective_create_quad_band(&obj, N, K, qb,
-                                                                         2 * K + 1, c),
-                         NLA_OK);
             memset(x[kind], 0, sizeof x[kind]);
             x[kind][0] = 1;
             cr_assert_eq(nla_fw_solve(ctx, obj, set, opt, x[kind], &res), NLA_OK,

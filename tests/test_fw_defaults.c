@@ -114,12 +114,7 @@ Test(fw_defaults, defaults_solve_the_other_planted_problems)
     cr_assert_eq(nla_dpacked_pack(NLA_UPPER, N, q, N, qp), NLA_OK);
     cr_assert_eq(nla_fw_set_create_prob_simplex(&set, N, 1.0), NLA_OK);
     for (int storage = 0; storage < 3; storage++) {
-        cr_assert_eq(storage == 0   ? nla_fw_objective_create_quad(&obj, N, q, N, NULL)
-                     : storage == 1 ? nla_fw_objective_create_quad_packed(&obj, NLA_UPPER,
-                                                                          N, qp, NULL)
-                                    : nla_fw_objective_create_quad_band(&obj, N, 0, qb, 1,
-                                                                        NULL),
-                     NLA_OK);
+        obj = quad_in_storage(storage, N, 0, q, qp, qb, NULL);
         memset(x, 0, sizeof x);
         x[0] = 1;
         cr_assert_eq(nla_fw_solve(ctx, obj, set, NULL, x, &res), NLA_OK);

@@ -30,10 +30,13 @@
  *   FFT:  max|out - ref| / max|ref| with ref a long double DFT, tolerance
  *         8 eps (log2 n + 1) (log2 of the Bluestein length for other n);
  *         out-of-place inputs must be unchanged, and elements between the
- *         strided outputs untouched.
+ *         strided outputs untouched.  The plan must take Bluestein exactly
+ *         for the n with a prime factor over 127 (nla_fft::kMixMaxGen) and
+ *         real n = 1 (read from the plan, fft_internal.h).
  */
 #include "cuda_kernels.h"
 #include "internal.h"
+#include "fft_internal.h"
 
 #include <algorithm>
 #include <cmath>
@@ -500,6 +503,15 @@ struct FftCase {
     double scale;
 };
 
+/* prime factors all <= kMixMaxGen: the mixed-radix (or power-of-two)
+   engine's lengths */
+bool smooth_gen(int64_t n)
+{
+    for (int64_t p = 2; p <= nla_fft::kMixMaxGen && n > 1; p++)
+        while (n % p == 0) n /= p;
+    return n == 1;
+}
+
 template <typename T>
 double fft_case(const FftCase &c, std::string *why)
 {
@@ -531,6 +543,14 @@ double fft_case(const FftCase &c, std::string *why)
     cudaError_t e = nla_cuda_fft_create(&d, &plan);
     if (e != cudaSuccess) {
         *why = std::string("create: ") + cudaGetErrorString(e);
+        return 1e300;
+    }
+    /* Bluestein exactly where no engine of length n (or n/2) takes it
+       (unless a test build splits passes below the generic primes) */
+    const bool blue = !smooth_gen(n) || (c.kind != NLA_FFT_C2C && n == 1);
+    if (nla_fft::kTestSplit == 0 && (plan->method == M_BLUE) != blue) {
+        nla_cuda_fft_destroy(plan);
+        *why = blue ? "plan: not Bluestein" : "plan: Bluestein, not the mixed-radix or power-of-two engine";
         return 1e300;
     }
     const size_t ws = nla_cuda_fft_workspace(plan);
@@ -605,11 +625,12 @@ bool smooth13(int64_t n)
     return n == 1;
 }
 
-/* Length of the FFT the plan runs: n when its prime factors are at most 13
-   (the engine is n/2 long for even real n), else Bluestein's power of two. */
+/* Length of the FFT the plan runs: n when its prime factors are at most
+   127 (the engine is n/2 long for even real n), else Bluestein's power of
+   two. */
 int64_t engine_len(int64_t n, int kind)
 {
-    if (smooth13(n) && (kind == NLA_FFT_C2C || n > 1)) return n;
+    if (smooth_gen(n) && (kind == NLA_FFT_C2C || n > 1)) return n;
     int64_t m = 1;
     while (m < 2 * n - 1) m <<= 1;
     return m;
@@ -626,6 +647,7 @@ void fft_suite(int maxlog)
         Stat small{std::string("fft_") + tn + " " + kn[kind] + " n=1..70, 5 layouts"};
         Stat pow2{std::string("fft_") + tn + " " + kn[kind] + " n=2^7..2^" + std::to_string(maxlog)};
         Stat mixed{std::string("fft_") + tn + " " + kn[kind] + " n>70, not 2^q"};
+        Stat gen{std::string("fft_") + tn + " " + kn[kind] + " n>70, a prime 17..127"};
         std::vector<int64_t> ns;
         for (int64_t n = 1; n <= 70; n++) ns.push_back(n);
         for (int q = 7; q <= maxlog; q++) ns.push_back((int64_t)1 << q);
@@ -636,8 +658,18 @@ void fft_suite(int maxlog)
         for (int64_t n : {100, 1001, 1009, 1200, 2018, 2187, 3125, 6000, 15625, 17303, 69984, 100000, 371293,
                           823543, 1000000, 1594323})
             if (!g_quick || n <= 100000) ns.push_back(n);
+        /* generic stages (primes 17..127; 97 and 127 above): with smaller
+           radices (285 = 19*3*5, 1016 = 127*8, 2032 = 127*16), two in one
+           pass, the second twiddled (1147 = 31*37, 1581 = 3*17*31), in
+           several passes (2176 = 17*2^7 and 7429 = 17*19*23 in double,
+           16129 = 127^2, 20677 = 23*29*31, 69632 = 17*2^12, 510510 =
+           2*3*5*7*11*13*17), in the even real transforms' half length
+           (254, 1016, 2032, 2176, 69632, 510510); 131 and 262 = 2*131 stay
+           Bluestein */
+        for (int64_t n : {131, 254, 262, 285, 1016, 1147, 1581, 2032, 2176, 7429, 16129, 20677, 69632, 510510})
+            if (!g_quick || n <= 100000) ns.push_back(n);
         for (int64_t n : ns) {
-            const bool big = n > 70, p2 = (n & (n - 1)) == 0, mix = !p2 && smooth13(n);
+            const bool big = n > 70, p2 = (n & (n - 1)) == 0, mix = !p2 && smooth_gen(n);
             if (g_quick && big && n > 8192 && !mix) continue;
             const int64_t nin = kind == 2 ? n / 2 + 1 : n, nout = kind == 1 ? n / 2 + 1 : n;
             for (int v = 0; v < 5; v++) {
@@ -666,12 +698,13 @@ void fft_suite(int maxlog)
                 std::string why;
                 double err = fft_case<T>(c, &why);
                 snprintf(what, sizeof what, "n=%lld layout=%d %s", (long long)n, v, why.c_str());
-                (big ? (p2 ? pow2 : mixed) : small).add(err, tol(n, kind), what);
+                (big ? (p2 ? pow2 : mix && !smooth13(n) ? gen : mixed) : small).add(err, tol(n, kind), what);
             }
         }
         small.print();
         pow2.print();
         mixed.print();
+        gen.print();
     }
 }
 

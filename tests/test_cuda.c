@@ -1448,11 +1448,14 @@ static void X(fft_sweep)(nla_context *gpu, nla_context *cpu)
 {
     /* powers of two, lengths whose prime factors are at most 13 (mixed
        radix: one pass, then 2187, 15625 and 69984 in several; odd real
-       lengths as complex transforms), and others (Bluestein: 1009) */
+       lengths as complex transforms), lengths with a prime factor from 17
+       to 127 (the mixed radix engine's generic stages: 17, 285 = 19*3*5,
+       1016 = 127*8, 1581 = 3*17*31 in one pass, 16129 = 127^2 and 69632 =
+       17*2^12 in two), and others (Bluestein: 1009) */
     static const int64_t ns[] = { 1, 2, 8, 64, 1024, 4096, 12, 45, 100, 1001, 1009, 1200, 2187, 15625,
-                                  69984, 65536 };
+                                  69984, 17, 285, 1016, 1581, 16129, 69632, 65536 };
     static const int64_t hm[] = { 1, 3 };
-    size_t nn = quick() ? 15 : sizeof ns / sizeof ns[0];
+    size_t nn = sizeof ns / sizeof ns[0] - (quick() ? 1 : 0);   /* quick: not 65536 */
     for (size_t i = 0; i < nn; i++)
         for (size_t h = 0; h < 2; h++)
             for (int kind = 0; kind < 4; kind++)

@@ -22,18 +22,19 @@
  * back and applies the scale.  Twiddles are tabulated per plan, computed in
  * double on the host with exact argument reduction (sincospi).
  *
- * Mixed radix (fft_mixed.cu): every n > 1 whose prime factors are all <= 13
- * (not a power of two) runs the same Stockham passes, with in-block stages
- * of radix 2, 3, 4, 5, 7, 8, 11 and 13.
+ * Mixed radix (fft_mixed.cu): every n > 1 whose prime factors are all <= 127
+ * (kMixMaxGen, the CPU FFT's limit; not a power of two) runs the same
+ * Stockham passes, with in-block stages of radix 2, 3, 4, 5, 7, 8, 11 and
+ * 13, and generic stages (direct sums) for the odd primes 17 to 127.
  *
  * Real transforms, even n >= 2: the half-length complex FFT (power-of-two
  * or mixed-radix engine) of z_j = x_2j + i*x_2j+1 plus a post-processing
  * kernel (R2C), or a pre-processing kernel plus the half-length FFT storing
- * real pairs (C2R).  Odd n > 1 with prime factors <= 13: the mixed-radix
+ * real pairs (C2R).  Odd n > 1 with prime factors <= 127: the mixed-radix
  * engine of length n reads the real input (R2C) or the Hermitian half (C2R)
  * and stores the half spectrum or the real part.
  *
- * Every other n (a prime factor over 13, real n = 1):
+ * Every other n (a prime factor over 127, real n = 1):
  * Bluestein.  a_j = x_j*w_j (w_m = exp(-pi*i*m^2/n)), zero-padded to
  * M = 2^ceil(log2(2n-1)), convolved with conj(w) through two forward
  * power-of-two FFTs of length M and a pointwise product with the plan's

@@ -3,7 +3,7 @@
  *
  *   fft.cu        the power-of-two pass kernel, the real-transform and
  *                 Bluestein kernels, and execution (nla_cuda_fft_exec)
- *   fft_mixed.cu  the mixed-radix pass kernel (prime factors <= 13)
+ *   fft_mixed.cu  the mixed-radix pass kernel (prime factors <= 127)
  *   fft_plan.cu   plans: method choice, pass and stage layout, the host
  *                 twiddle tables (computed in double), workspace sizes
  *   fft_radix.cuh complex arithmetic and the in-register DFTs
@@ -16,6 +16,7 @@
 #include "cuda_kernels.h"
 
 #include "fft_radix.cuh"
+#include "fft/kernels/kernels.h"      /* NLA_FFT_MAX_GEN */
 
 #include <cmath>
 #include <cstdint>
@@ -51,10 +52,22 @@ template <> struct Prec<float> {
 };
 
 /* The mixed-radix engine: at most this many global passes, of at most this
-   many in-block stages each, and threads per block. */
-constexpr int kMixMaxPasses = 6;
+   many in-block stages each, and threads per block.  Eight passes, as two
+   primes from 23 up never share a double pass (512) and 23^8 < 2^40 (the
+   longest n): random samples of the n <= 2^40 with prime factors <= 127
+   all have a plan; those with factors <= 13 take at most six. */
+constexpr int kMixMaxPasses = 8;
 constexpr int kMixMaxStages = 12;
 constexpr int kMixThreads = 256;
+/* Its odd prime radices: an in-register DFT up to kMixMaxOdd (fft_radix.cuh),
+   a generic stage (a direct sum, fft_mixed.cu) past it up to kMixMaxGen,
+   the CPU FFT's limit for its generic pass (src/fft/kernels/kernels.h);
+   a length with a larger prime factor goes through Bluestein.  A generic
+   prime must fit a pass of a multi-pass plan (MIX_EB/4 elements). */
+constexpr int kMixMaxOdd = 13;
+constexpr int kMixMaxGen = NLA_FFT_MAX_GEN;
+static_assert(kMixMaxGen <= Prec<double>::MIX_EB / 4 && kMixMaxGen <= Prec<float>::MIX_EB / 4,
+              "a generic prime radix must fit a pass");
 
 /* Array forms of an engine's input and output: complex; real pairs (z_i =
    x_2i + i*x_2i+1); and, mixed-radix engine only, real (a real input, or
@@ -88,9 +101,11 @@ struct MixPass {
     int rad[kMixMaxStages];
     int64_t Ns = 1;
     const void *stw = nullptr;    /* device stage twiddles (NULL when one stage) */
+    const void *groots = nullptr; /* device w_p^e, e < p, for each generic stage in
+                                     turn (NULL when none) */
 };
 
-/* A mixed-radix forward C2C engine of length N (prime factors <= 13). */
+/* A mixed-radix forward C2C engine of length N (prime factors <= kMixMaxGen). */
 struct Mixed {
     int64_t N = 0;
     int P = 0;
@@ -146,8 +161,8 @@ cudaError_t run_mixed(const Mixed &g, int64_t batch, IoDesc src, IoDesc dst, voi
                       int conj_out, R scale, int apply_scale, int64_t nout, cudaStream_t st);
 
 /* Passes and stages of a mixed-radix engine of length n for precision R
-   (no tables yet); false when n has a prime factor over 13 or needs more
-   than kMixMaxPasses passes. */
+   (no tables yet); false when n has a prime factor over kMixMaxGen or needs
+   more than kMixMaxPasses passes. */
 template <typename R> bool plan_mixed(int64_t n, Mixed *g);
 
 } /* namespace nla_fft */

@@ -1,6 +1,7 @@
 /*
  * fft_mixed.cu - the mixed-radix engine of the CUDA FFT: forward C2C of a
- * length N > 1, not a power of two, whose prime factors are all <= 13.
+ * length N > 1, not a power of two, whose prime factors are all <= 127
+ * (kMixMaxGen, the CPU FFT's NLA_FFT_MAX_GEN).
  *
  * The same global Stockham autosort as the power-of-two engine (fft.cu):
  * N = L_1 * ... * L_P, and pass p takes the columns col < N/L (L = L_p, Ns
@@ -11,13 +12,16 @@
  * passes of a longer transform are at most MIX_EB/4 long (fft_plan.cu).
  * A block holds T units (transforms or adjacent columns), T*L <= MIX_EB.
  * The DFT_L is an in-block Stockham of radix 2, 3, 4, 5, 7, 8, 11 and 13
- * stages (fft_radix.cuh) between two shared buffers: a stage reads one and
- * writes the other, then the block synchronizes, so no thread ever writes a
- * buffer that another may still read.  Threads stride over the elements
- * (loads, stores) and over the butterflies of each stage, so any L and T
- * run on one block shape.  The global twiddle w_N^m, m = r*(col%Ns)*N/(Ns*L)
+ * stages (fft_radix.cuh) and generic stages of the odd primes 17 to 127,
+ * between two shared buffers: a stage reads one and writes the other, then
+ * the block synchronizes, so no thread ever writes a buffer that another
+ * may still read.  Threads stride over the elements (loads, stores) and
+ * over the butterflies of each stage (the pairs of a butterfly and an
+ * output for a generic stage, mix_gen_stage), so any L and T run on one
+ * block shape.  The global twiddle w_N^m, m = r*(col%Ns)*N/(Ns*L)
  * < N, is the product of two table entries (hi/lo split of m); stage
- * twiddles are per-pass tables.  All tables are computed in double on the
+ * twiddles are per-pass tables, and so are the roots w_p^e (e < p) of
+ * the generic stages.  All tables are computed in double on the
  * host (fft_plan.cu).  Loads and stores take the strided, batched, real-pair,
  * conjugating and scaling forms of the power-of-two engine, and two more
  * for R2C and C2R of odd n, which run the complex transform of length n: a
@@ -51,6 +55,7 @@ struct MixArgs {
     int nst;
     int rad[kMixMaxStages];
     const cpx<R> *stw;              /* stage twiddles, laid out as in fft.cu */
+    const cpx<R> *groots;           /* w_p^e, e < p, for each generic stage in turn */
     const cpx<R> *tw_lo, *tw_hi;    /* w_N^m = tw_hi[m >> lo_bits] * tw_lo[m & (2^lo_bits - 1)] */
     int lo_bits;
 };
@@ -135,6 +140,51 @@ __device__ __forceinline__ void mix_stage(const cpx<R> *src, cpx<R> *dst, int ns
     }
 }
 
+/* The same butterflies for an odd prime p over kMixMaxOdd (no in-register
+   DFT), each output a direct sum.  With v_j the twiddled inputs, h =
+   (p-1)/2, a_j = v_j + v_(p-j), b_j = v_j - v_(p-j) and w_p^e = c_e - i*s_e
+   (roots[e]):
+       X_0 = v_0 + sum_{j=1..h} a_j
+       X_k, X_(p-k) = v_0 + sum_{j=1..h} a_j c_jk -/+ i sum_{j=1..h} b_j s_jk
+   for 1 <= k <= h, the roots taken at e = jk mod p.  Threads stride over
+   the items (butterfly jb, k <= h), jb fastest; item k writes X_k and, for
+   k > 0, X_(p-k).  After earlier stages (ns > 1) the inputs are twiddled
+   in place in src first, each by one thread, and the block synchronizes
+   before the sums read them. */
+template <typename R>
+__device__ __forceinline__ void mix_gen_stage(cpx<R> *src, cpx<R> *dst, int p, int ns, const cpx<R> *tw,
+                                              const cpx<R> *roots, const MixArgs<R> &a)
+{
+    const int m = a.L / p, h = (p - 1) / 2, tm = a.T * m;
+    if (ns > 1) {
+        for (int i = threadIdx.x; i < tm * (p - 1); i += blockDim.x) {
+            const int r = 1 + i / tm, u = i - (r - 1) * tm, t = u / m, jb = u - t * m;
+            cpx<R> *x = src + t * a.pitch + jb + r * m;
+            *x = cmul(*x, ldc(tw + (jb % ns) * (p - 1) + r - 1));
+        }
+        __syncthreads();
+    }
+    for (int i = threadIdx.x; i < tm * (h + 1); i += blockDim.x) {
+        const int k = i / tm, u = i - k * tm, t = u / m, jb = u - t * m, kb = jb % ns;
+        const cpx<R> *x = src + t * a.pitch + jb;
+        cpx<R> re = x[0], im = mk(R(0), R(0));    /* im: sum b_j * (-s_jk) */
+        int e = 0;
+        for (int j = 1; j <= h; j++) {
+            e += k;
+            if (e >= p) e -= p;
+            const cpx<R> v = x[j * m], vr = x[(p - j) * m], w = ldc(roots + e);
+            const cpx<R> s = v + vr, d = v - vr;
+            re.x = fma(s.x, w.x, re.x);
+            re.y = fma(s.y, w.x, re.y);
+            im.x = fma(d.x, w.y, im.x);
+            im.y = fma(d.y, w.y, im.y);
+        }
+        cpx<R> *y = dst + t * a.pitch + (jb - kb) * p + kb;
+        y[k * ns] = mk(re.x - im.y, re.y + im.x);               /* re + i*im */
+        if (k > 0) y[(p - k) * ns] = mk(re.x + im.y, re.y - im.x);   /* re - i*im */
+    }
+}
+
 template <typename R>
 __global__ void __launch_bounds__(kMixThreads) fft_mixed_kernel(const MixArgs<R> a)
 {
@@ -166,7 +216,7 @@ __global__ void __launch_bounds__(kMixThreads) fft_mixed_kernel(const MixArgs<R>
     __syncthreads();
 
     int ns = 1;
-    const cpx<R> *tw = a.stw;
+    const cpx<R> *tw = a.stw, *roots = a.groots;
     for (int s = 0; s < a.nst; s++) {
         const int rad = a.rad[s];
         switch (rad) {
@@ -177,7 +227,11 @@ __global__ void __launch_bounds__(kMixThreads) fft_mixed_kernel(const MixArgs<R>
         case 7: mix_stage<R, 7>(src, dst, ns, tw, a); break;
         case 8: mix_stage<R, 8>(src, dst, ns, tw, a); break;
         case 11: mix_stage<R, 11>(src, dst, ns, tw, a); break;
-        default: mix_stage<R, 13>(src, dst, ns, tw, a); break;
+        case 13: mix_stage<R, 13>(src, dst, ns, tw, a); break;
+        default:
+            mix_gen_stage<R>(src, dst, rad, ns, tw, roots, a);
+            roots += rad;
+            break;
         }
         /* every read of src and write of dst of this stage is done before
            the next stage writes src */
@@ -252,6 +306,7 @@ cudaError_t nla_fft::run_mixed(const Mixed &g, int64_t batch, IoDesc src, IoDesc
         a.nst = c.nst;
         for (int s = 0; s < c.nst; s++) a.rad[s] = c.rad[s];
         a.stw = static_cast<const cpx<R> *>(c.stw);
+        a.groots = static_cast<const cpx<R> *>(c.groots);
         a.tw_lo = static_cast<const cpx<R> *>(g.tw_lo);
         a.tw_hi = static_cast<const cpx<R> *>(g.tw_hi);
         a.lo_bits = g.lo_bits;

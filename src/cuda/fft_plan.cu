@@ -188,6 +188,19 @@ cudaError_t build_mixed(nla_cuda_fft *p, Mixed *g)
             cudaError_t e = upload(p, tw, &c.stw);
             if (e != cudaSuccess) return e;
         }
+        /* the generic stages' roots w_p^e, e < p, in stage order */
+        std::vector<cpx<R>> roots;
+        for (int s = 0; s < c.nst; s++)
+            if (c.rad[s] > kMixMaxOdd)
+                for (int e = 0; e < c.rad[s]; e++) {
+                    double re, im;
+                    twiddle(e, c.rad[s], &re, &im);
+                    roots.push_back(mk((R)re, (R)im));
+                }
+        if (!roots.empty()) {
+            cudaError_t e = upload(p, roots, &c.groots);
+            if (e != cudaSuccess) return e;
+        }
     }
     if (g->P > 1) return split_twiddles<R>(p, g->N, &g->lo_bits, &g->tw_lo, &g->tw_hi);
     return cudaSuccess;
@@ -195,8 +208,9 @@ cudaError_t build_mixed(nla_cuda_fft *p, Mixed *g)
 
 } /* namespace */
 
-/* n = 2^a 3^b 5^c 7^d 11^e 13^f.  Radices: the odd primes, and the power of
-   two as 8s then at most two 4s or one 2.  One pass while n fits a block,
+/* n = 2^a 3^b 5^c 7^d 11^e 13^f times odd primes from 17 to kMixMaxGen
+   (generic stages).  Radices: the odd primes, and the power of two as 8s
+   then at most two 4s or one 2.  One pass while n fits a block,
    else the fewest passes of at most MIX_EB/4 (so that a block holds at least
    3 adjacent columns), the radices spread largest first over the pass with
    the smallest product they fit in. */
@@ -207,6 +221,13 @@ bool nla_fft::plan_mixed(int64_t n, Mixed *g)
     std::vector<int> rads;
     int64_t m = n;
     for (int q : {13, 11, 7, 5, 3})
+        while (m % q == 0) {
+            rads.push_back(q);
+            m /= q;
+        }
+    /* upwards, so that every q that divides m is prime: its smaller
+       factors are gone */
+    for (int q = kMixMaxOdd + 2; q <= kMixMaxGen; q += 2)
         while (m % q == 0) {
             rads.push_back(q);
             m /= q;

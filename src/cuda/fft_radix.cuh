@@ -1,7 +1,8 @@
 /*
  * fft_radix.cuh - complex arithmetic and the in-register DFTs of size 2, 4,
  * 8 and 16, and of the odd primes 3, 5, 7, 11 and 13, that the CUDA FFT
- * kernels are built from.
+ * kernels are built from (the odd primes 17 to 127 take fft_mixed.cu's
+ * generic stage instead).
  *
  * Everything here is the forward transform (exp(-2*pi*i*j*k/R)); the
  * backward one is conj(forward(conj(x))), applied at the loads and stores.

@@ -174,7 +174,7 @@ static int F(stage_bc)(F(core) *c, int i, const T *w)
     const int64_t m = st->m;   /* the stage's length is n/s: W^e = W_n^(e*s) */
     if (!c->batch && m > 1 && s < nla_fft_kernels_get()->KVC && st->slot >= 0)
         return 0;
-    st->tw = F(talloc)(m * (r - 1));
+    st->tw = F(tab)(c->mem, m * (r - 1));
     if (!st->tw)
         return -1;
     for (int k = 1; k < r; k++)
@@ -202,11 +202,11 @@ static int F(stock_build)(F(core) *c, const int *r, int ns)
         st->m = m;
         if (F(stage_bc)(c, i, w) != 0)
             break;
-        if (st->slot < 0 && !(st->cs = F(tw_table)(r[i], r[i], 0)))
+        if (st->slot < 0 && !(st->cs = F(tw_table)(c->mem, r[i], r[i], 0)))
             break;
         if (s < nla_fft_kernels_get()->KVC && st->slot >= 0) {
             int64_t sm = s * m;
-            st->twl = F(talloc)(sm * (r[i] - 1));
+            st->twl = F(tab)(c->mem, sm * (r[i] - 1));
             if (!st->twl)
                 break;
             /* lane j = p*s + b holds W^(p*k) */
@@ -247,12 +247,41 @@ static int F(stock_batch)(F(core) *c)
     return rc;
 }
 
+/* About the bytes of a core of length n by the choice ch, with its cores
+   and tables (F(stock_build): about n values; the four-step and
+   DIT: their two cores and W_n split in two; Bluestein: the chirp, bf and
+   a core of length m): a plan's first block, which then holds them all.
+   An estimate too small costs another block, nothing else. */
+static size_t F(mem_need)(int64_t n, const nla_fft_choice *ch)
+{
+    const int64_t m = (int64_t)1 << F(ilog2)(2 * n - 1);
+    int64_t v = n + n / 2, cores = 1;
+    if (ch->kind == 'f')
+        v = 4 * (ch->n1 + n / ch->n1), cores = 3;
+    else if (ch->kind == 'd')
+        v = 3 * (ch->n1 + n / ch->n1) + F(split)(n) + n / F(split)(n), cores = 4;
+    else if (ch->kind == 'b')
+        v = n + 5 * m / 2, cores = 4;
+    return (size_t)v * 2 * sizeof(T) + (size_t)cores * sizeof(F(core));
+}
+
+/* a zeroed core, in mem (a plan's) or on its own where mem is NULL */
+static F(core) *F(core_new)(fft_mem *mem)
+{
+    F(core) *c = mem ? fft_mem_get(mem, sizeof *c) : calloc(1, sizeof *c);
+    if (c && mem) {
+        memset(c, 0, sizeof *c);
+        c->mem = mem;
+    }
+    return c;
+}
+
 /* A Stockham core of length n on the default passes, whatever its size,
    with the codelet where there is one (the four-step's columns: blocks of
    them run the interleaved codelet) */
-static F(core) *F(stock_core)(int64_t n, int fwd)
+static F(core) *F(stock_core)(fft_mem *mem, int64_t n, int fwd)
 {
-    F(core) *c = calloc(1, sizeof *c);
+    F(core) *c = F(core_new)(mem);
     int r[MAX_STAGES], ns = F(radices)(n, r);
     if (!c)
         return NULL;
@@ -297,8 +326,8 @@ static void F(core_threads)(F(core) *c, int nt)
 static int F(tw_pair)(F(core) *c, int64_t nlo)
 {
     c->nlo = nlo;
-    c->lo = F(tw_table)(c->n, nlo, c->fwd);
-    c->hi = F(tw_table)(c->n / nlo, c->n / nlo, c->fwd);
+    c->lo = F(tw_table)(c->mem, c->n, nlo, c->fwd);
+    c->hi = F(tw_table)(c->mem, c->n / nlo, c->n / nlo, c->fwd);
     return c->lo && c->hi ? 0 : -1;
 }
 
@@ -309,8 +338,8 @@ static int F(fourstep_build)(F(core) *c, int64_t n1)
     c->n1 = n1;
     c->n2 = c->n / n1;
     c->blk = 64 / (int64_t)sizeof(T);          /* 128 bytes of each row (COL_BLOCK) */
-    c->c1 = F(stock_core)(c->n1, c->fwd);
-    c->c2 = F(stock_core)(c->n2, c->fwd);
+    c->c1 = F(stock_core)(c->mem, c->n1, c->fwd);
+    c->c2 = F(stock_core)(c->mem, c->n2, c->fwd);
     if (!c->c1 || !c->c2 || F(tw_pair)(c, c->n1) != 0)
         return -1;
     F(core_threads)(c, 1);
@@ -325,8 +354,8 @@ static int F(dit_build)(F(core) *c, int64_t R)
     c->type = CORE_DIT;
     c->n1 = R;
     c->n2 = c->n / R;
-    c->c1 = F(stock_core)(c->n1, c->fwd);
-    c->c2 = F(core_build)(c->n2, c->fwd, NULL);
+    c->c1 = F(stock_core)(c->mem, c->n1, c->fwd);
+    c->c2 = F(core_build)(c->mem, c->n2, c->fwd, NULL);
     /* lo and hi of about sqrt(n) values each */
     if (!c->c1 || !c->c2 || F(tw_pair)(c, F(split)(c->n)) != 0)
         return -1;
@@ -342,24 +371,21 @@ static int F(blue_build)(F(core) *c)
     int sign = c->fwd ? -1 : 1;
     int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
     const int own = sizeof(T) != sizeof(double);   /* a float plan's double core */
+    /* the scratch, one block: a float plan's double core, b, the work */
+    fft_mem scr = { NULL, (size_t)(2 * m) * 2 * sizeof(double) };
     d_core *dm;
     double *tmp, *b, *wk;
 
     c->type = CORE_BLUE;
     c->m = m;
-    c->cm = F(core_build)(m, 1, NULL);
-    dm = !c->cm ? NULL : own ? d_core_build(m, 1, NULL) : (d_core *)(void *)c->cm;
-    /* the scratch (b for float plans, and the work) before the tables
-       that stay: freed, it leaves a hole in the heap rather than a top
-       that malloc hands back to the kernel, for the next plan to fault in */
-    tmp = !dm ? NULL : alloc_aligned((size_t)((own ? m : 0) + (dm->work > 0 ? dm->work : 1))
-                                     * 2 * sizeof(double));
-    c->chirp = F(talloc)(n);
-    c->bf = F(talloc)(m);
+    c->cm = F(core_build)(c->mem, m, 1, NULL);
+    dm = !c->cm ? NULL : own ? d_core_build(&scr, m, 1, NULL) : (d_core *)(void *)c->cm;
+    tmp = !dm ? NULL : fft_mem_get(&scr, (size_t)((own ? m : 0) + (dm->work > 0 ? dm->work : 1))
+                                             * 2 * sizeof(double));
+    c->chirp = F(tab)(c->mem, n);
+    c->bf = F(tab)(c->mem, m);
     if (!tmp || !c->chirp || !c->bf) {
-        if (own)
-            d_core_free(dm);
-        free(tmp);
+        fft_mem_free(&scr);
         return -1;
     }
     b = own ? tmp : (double *)(void *)c->bf;
@@ -389,32 +415,33 @@ static int F(blue_build)(F(core) *c)
     const double inv = 1.0 / (double)m;   /* m = 2^k: exact */
     for (int64_t k = 0; k < 2 * m; k++)
         c->bf[k] = (T)(b[k] * inv);
-    if (own)
-        d_core_free(dm);
-    free(tmp);
+    fft_mem_free(&scr);
     c->work = m + c->cm->work;
     return 0;
 }
 
 /* The core of length n by the choice ch (checked for n by
    nla_fft_choice_parse), or by the rules when ch is NULL. */
-static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch)
+static F(core) *F(core_build)(fft_mem *mem, int64_t n, int fwd, const nla_fft_choice *ch)
 {
-    F(core) *c = calloc(1, sizeof *c);
     nla_fft_choice rule;
+    F(core) *c;
     int rc = 0;
 
-    if (!c)
+    if (!ch && n > 1) {
+        F(rule_choice)(n, fwd, &rule);
+        ch = &rule;
+    }
+    /* the first core in a plan's memory sizes its first block */
+    if (mem && !mem->blk && n > 1)
+        mem->first += F(mem_need)(n, ch);
+    if (!(c = F(core_new)(mem)))
         return NULL;
     c->n = n;
     c->fwd = fwd;
     if (n == 1) {
         c->type = CORE_ONE;
         return c;
-    }
-    if (!ch) {
-        F(rule_choice)(n, fwd, &rule);
-        ch = &rule;
     }
     switch (ch->kind) {
     case 's':
@@ -444,9 +471,10 @@ static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch)
     return c;
 }
 
+/* (a core in a plan's memory goes with it) */
 static void F(core_free)(F(core) *c)
 {
-    if (!c)
+    if (!c || c->mem)
         return;
     for (int i = 0; i < c->nst; i++) {
         free(c->st[i].tw);

@@ -131,6 +131,69 @@ static void *alloc_aligned(size_t bytes)
     return aligned_alloc(64, rounded ? rounded : 64);
 }
 
+/* A plan's memory: its cores and tables, carved from one block where the
+   first block's size holds them (fft_mem.first), else from more, each
+   twice the last; freed together.  In a loop of plans, malloc keeps one
+   block a plan (it trims its top only past twice the largest block freed),
+   where the many tables a plan had freed at once went back to the kernel,
+   for the next plan to fault in again (doc/tuning.md, 4.11). */
+struct fft_blk {
+    struct fft_blk *next;
+    size_t cap, used;
+};
+typedef struct fft_mem {
+    struct fft_blk *blk;
+    size_t first;    /* bytes of the first block */
+} fft_mem;
+
+#define FFT_BLK_HEAD ((size_t)64)
+/* AddressSanitizer gives each table a block of its own, so that it sees
+   a table's ends */
+#if defined(__SANITIZE_ADDRESS__)
+#define FFT_BLK_ALONE 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FFT_BLK_ALONE 1
+#endif
+#endif
+#ifndef FFT_BLK_ALONE
+#define FFT_BLK_ALONE 0
+#endif
+
+/* bytes from m, 64-byte aligned, or NULL */
+static void *fft_mem_get(fft_mem *m, size_t bytes)
+{
+    const size_t need = (bytes + 63) & ~(size_t)63;
+    struct fft_blk *b = m->blk;
+    void *r;
+
+    if (need < bytes || need > SIZE_MAX / 2 - FFT_BLK_HEAD)
+        return NULL;
+    if (!b || b->cap - b->used < need || FFT_BLK_ALONE) {
+        size_t cap = FFT_BLK_ALONE ? 0 : !b ? m->first : b->cap < SIZE_MAX / 4 ? 2 * b->cap : 0;
+        if (cap < need + FFT_BLK_HEAD)
+            cap = need + FFT_BLK_HEAD;
+        if (!(b = alloc_aligned(cap)))
+            return NULL;
+        b->next = m->blk;
+        b->cap = cap;
+        b->used = FFT_BLK_HEAD;
+        m->blk = b;
+    }
+    r = (char *)b + b->used;
+    b->used += need;
+    return r;
+}
+
+static void fft_mem_free(fft_mem *m)
+{
+    while (m->blk) {
+        struct fft_blk *b = m->blk;
+        m->blk = b->next;
+        free(b);
+    }
+}
+
 /* A plan's cached scratch: taken by one execution at a time; the others
    allocate their own.  This keeps execution thread-safe without a lock. */
 struct scratch_pool {

@@ -73,6 +73,7 @@ typedef struct F(stage) {
 
 typedef struct F(core) F(core);
 struct F(core) {
+    fft_mem *mem;                 /* holds the core, its tables and its cores, or NULL */
     int type, fwd;
     int64_t n;
     int small;                    /* log2 n when the codelet KSMALL[fwd][small] does it, else 0 */
@@ -110,6 +111,7 @@ typedef struct F(plan) {
     int nthreads;
     struct scratch_pool pool;
     struct F(dct) *dct;  /* REDFT10/REDFT01 (dct_tmpl.h), else NULL */
+    fft_mem mem;         /* its tables and its core's (fft_mem_get) */
 } F(plan);
 
 /* the DCT plans, in dct_tmpl.h (made by F(dct_plan_create)) */
@@ -126,18 +128,27 @@ static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work);
 
 /* building (build_tmpl.h): a core by the rules (ch NULL) or by a choice;
    the plan's core by the effort, wisdom or measurement (measure_tmpl.h) */
-static F(core) *F(core_build)(int64_t n, int fwd, const nla_fft_choice *ch);
+static F(core) *F(core_build)(fft_mem *mem, int64_t n, int fwd, const nla_fft_choice *ch);
 static void F(core_threads)(F(core) *c, int nt);
 static int F(stock_batch)(F(core) *c);
 static int F(past_l2)(int64_t n);
-static nla_status F(core_plan)(int64_t n, int fwd, const nla_exec *ex, F(core) **out);
+static nla_status F(core_plan)(fft_mem *mem, int64_t n, int fwd, const nla_exec *ex,
+                               F(core) **out);
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
                         T *y, T *work);
 static void F(core_free)(F(core) *c);
 
-static T *F(talloc)(int64_t complex_count)
+/* scratch of count complex values, freed with free() */
+static T *F(talloc)(int64_t count)
 {
-    return alloc_aligned((size_t)complex_count * 2 * sizeof(T));
+    return alloc_aligned((size_t)count * 2 * sizeof(T));
+}
+
+/* a table of count complex values from mem (a plan's), or on its own
+   (freed with free()) where mem is NULL */
+static T *F(tab)(fft_mem *mem, int64_t count)
+{
+    return mem ? fft_mem_get(mem, (size_t)count * 2 * sizeof(T)) : F(talloc)(count);
 }
 
 /* ------------------------------------------------------------- running */
@@ -455,8 +466,7 @@ static void F(plan_free)(F(plan) *p)
         return;
     F(core_free)(p->c);
     F(dct_free)(p->dct);
-    free(p->rtw);
-    free(p->rtv);
+    fft_mem_free(&p->mem);
     free(p->pool.mem);
     free(p);
 }
@@ -475,8 +485,8 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
     p->kt = nla_fft_kernels_get();
     p->nthreads = ex->nthreads > 0 ? ex->nthreads : 1;
     len = even_real ? n / 2 : n;
-    s = F(core_plan)(len, d->kind == NLA_FFT_C2C ? d->direction < 0 : d->kind == NLA_FFT_R2C,
-                     ex, &p->c);
+    s = F(core_plan)(&p->mem, len,
+                     d->kind == NLA_FFT_C2C ? d->direction < 0 : d->kind == NLA_FFT_R2C, ex, &p->c);
     if (s != NLA_OK) {
         F(plan_free)(p);
         return s;

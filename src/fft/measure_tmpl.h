@@ -52,6 +52,8 @@ static int F(pass_orders)(const int *r, int ns, nla_fft_choice *cand, int nc)
     nla_fft_choice c;
     int np = 0, k = 0, at;
 
+    if (ns < 1 || ns > NLA_FFT_MAX_PASSES)   /* (a bound the compiler can see) */
+        return nc;
     memset(&c, 0, sizeof c);
     c.kind = 's';
     c.nr = ns;
@@ -204,7 +206,7 @@ static nla_status F(measure)(int64_t n, int fwd, F(core) **out)
         y[j] = 0;
     }
     for (int i = 0; i < nc && s == NLA_OK && (i == 0 || now_s() - t0 < MEASURE_PLAN_S); i++) {
-        F(core) *c = F(core_build)(n, fwd, &cand[i]);
+        F(core) *c = F(core_build)(NULL, n, fwd, &cand[i]);
         T *work = c ? F(talloc)(c->work > 0 ? c->work : 1) : NULL;
         double t = 0;
         if (!c || !work) {
@@ -235,15 +237,17 @@ static nla_status F(measure)(int64_t n, int fwd, F(core) **out)
     return NLA_OK;
 }
 
-static nla_status F(core_plan)(int64_t n, int fwd, const nla_exec *ex, F(core) **out)
+/* (a measured core holds its own memory: the candidates come and go) */
+static nla_status F(core_plan)(fft_mem *mem, int64_t n, int fwd, const nla_exec *ex,
+                               F(core) **out)
 {
     const int dbl = sizeof(T) == sizeof(double);
     nla_fft_choice ch;
 
     if (n >= 2 && nla_fft_wisdom_find(dbl, n, fwd, &ch))
-        *out = F(core_build)(n, fwd, &ch);
+        *out = F(core_build)(mem, n, fwd, &ch);
     else if (n < 2 || ex->fft_effort == NLA_FFT_ESTIMATE)
-        *out = F(core_build)(n, fwd, NULL);
+        *out = F(core_build)(mem, n, fwd, NULL);
     else if (ex->fft_effort == NLA_FFT_MEASURE)
         return F(measure)(n, fwd, out);
     else {

@@ -69,7 +69,7 @@ static int F(split_table)(F(plan) *p)
 
     if (p->fused || F(past_l2)(h) || (r2c ? p->d.ostride : p->d.istride) != 1)
         return 0;
-    p->rtv = F(talloc)(2 * hp);
+    p->rtv = F(tab)(&p->mem, 2 * hp);
     if (!p->rtv)
         return -1;
     for (int64_t k = 0; k < hp; k++) {
@@ -96,7 +96,7 @@ static int F(real_setup)(F(plan) *p)
     p->fused = F(real_fusable)(p);
     r = p->fused ? F(edge_radix)(p) : 0;
     nw = p->fused ? h / r / 2 + 1 : h + 1;
-    p->rtw = F(talloc)(nw + r);
+    p->rtw = F(tab)(&p->mem, nw + r);
     /* W_n^k = exp(-2*pi*i*k/n) */
     if (!p->rtw || F(tw_values)(n, nw, 1, p->rtw) != 0)
         return -1;

@@ -88,12 +88,13 @@ static int F(tw_values)(int64_t n, int64_t count, int conj, T *w)
     return 0;
 }
 
-/* W_n^t, t < count, conjugated when fwd (F(talloc)), or NULL */
-static T *F(tw_table)(int64_t n, int64_t count, int fwd)
+/* W_n^t, t < count, conjugated when fwd (F(tab) from mem), or NULL */
+static T *F(tw_table)(fft_mem *mem, int64_t n, int64_t count, int fwd)
 {
-    T *w = F(talloc)(count);
+    T *w = F(tab)(mem, count);
     if (w && F(tw_values)(n, count, fwd, w) != 0) {
-        free(w);
+        if (!mem)
+            free(w);
         return NULL;
     }
     return w;
@@ -102,7 +103,7 @@ static T *F(tw_table)(int64_t n, int64_t count, int fwd)
 /* the base range alone, for F(tw_fill) */
 static T *F(tw_base)(int64_t n)
 {
-    return F(tw_table)(n, tw_base_end(n) + 1, 0);
+    return F(tw_table)(NULL, n, tw_base_end(n) + 1, 0);
 }
 
 /* o[i*os] = W_n^(t0 + i*dt), its imaginary part times sg, i < cnt, from

@@ -38,16 +38,17 @@ static void need_isa(const char *isa)
         cr_skip_test("kernel table %s not available: %s", isa, nla_cpu_isa_reason());
 }
 
-/* every n up to nmax, both directions for the codelets' sizes, in and out
-   of place */
+/* every n up to nmax, then 512 (the longest codelet: float on AVX-512);
+   both directions for n <= 64 and the powers of two (the codelets'
+   sizes), in and out of place */
 static void every_c2c(int64_t nmax)
 {
     for (int pi = 0; pi < 2; pi++) {
         nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
         int bad = 0;
-        for (int64_t n = 1; n <= nmax; n++)
+        for (int64_t n = 1; n <= nmax || n == 512; n = n < nmax ? n + 1 : 512 + (n == 512))
             for (int dir = -1; dir <= 1; dir += 2) {
-                if (n > 64 && (dir == 1) != (n % 2 == 1))
+                if (n > 64 && (n & (n - 1)) != 0 && (dir == 1) != (n % 2 == 1))
                     continue;
                 double e = fc_c2c_err(ctx, p, dir, n, (n + (dir > 0)) % 3 == 0);
                 double bound = fc_smooth(n) ? 2.0 : 10.0;

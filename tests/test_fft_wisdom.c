@@ -96,7 +96,7 @@ Test(wisdom, every_choice_is_accurate)
     static const struct { int64_t n; const char *tok; } c[] = {
         { 4096, "s8.8.8.8" }, { 4096, "s4.4.4.4.4.4" }, { 4096, "s2.8.4.8.4.2" },
         { 4096, "s2.2.2.2.2.2.2.2.2.2.2.2" }, { 4096, "f64" }, { 4096, "f2" },
-        { 4096, "f2048" }, { 4096, "f8" }, { 256, "c" }, { 256, "s2.8.4.4" },
+        { 4096, "f2048" }, { 4096, "f8" }, { 256, "c" }, { 512, "c" }, { 256, "s2.8.4.4" },
         { 2, "c" }, { 2, "s2" }, { 1000, "s5.8.5.5" }, { 1000, "s5.5.5.2.4" },
         { 1000, "f40" }, { 1000, "f8" }, { 15015, "s3.5.7.11.13" }, { 15015, "f105" },
         { 15015, "s13.11.7.5.3" }, { 1001, "s13.7.11" }, { 30030, "f2" },
@@ -389,7 +389,7 @@ Test(wisdom, malformed_is_rejected_whole)
         "nla-fft-wisdom 1\nd 64 f s4.4.4.1\nend\n", "nla-fft-wisdom 1\nd 64 f s16.4\nend\n",
         "nla-fft-wisdom 1\nd 64 f s4..4.4\nend\n", "nla-fft-wisdom 1\nd 64 f s4.4.4.\nend\n",
         "nla-fft-wisdom 1\nd 64 f s\nend\n", "nla-fft-wisdom 1\nd 96 f c\nend\n",
-        "nla-fft-wisdom 1\nd 512 f c\nend\n", "nla-fft-wisdom 1\nd 64 f f3\nend\n",
+        "nla-fft-wisdom 1\nd 1024 f c\nend\n", "nla-fft-wisdom 1\nd 64 f f3\nend\n",
         "nla-fft-wisdom 1\nd 64 f f64\nend\n", "nla-fft-wisdom 1\nd 64 f f1\nend\n",
         "nla-fft-wisdom 1\nd 262 f f2\nend\n", "nla-fft-wisdom 1\nd 64 f bb\nend\n",
         "nla-fft-wisdom 1\nd 131 f s131\nend\n", "nla-fft-wisdom 1\nd 64 f q\nend\n",

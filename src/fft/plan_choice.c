@@ -113,7 +113,7 @@ int nla_fft_choice_parse(const char *tok, int64_t n, nla_fft_choice *c, char *wh
         return parse_passes(tok, n, c, why, len);
     case 'c':
         if (tok[1] != '\0' || (n & (n - 1)) != 0 || n > (1 << NLA_FFT_SMALL_LOG))
-            return bad(why, len, "(codelet) needs n = 2^k <= 256", tok);
+            return bad(why, len, "(codelet) needs n = 2^k <= 512", tok);
         return 0;
     case 'f': {
         const char *s = tok + 1;

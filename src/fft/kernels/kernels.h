@@ -44,7 +44,7 @@
 #define NLA_FFT_MAX_GEN 127
 /* Transforms of n = 2^k up to 2^NLA_FFT_SMALL_LOG may have a codelet (a
    table entry is NULL where n is too long for the ISA's vectors) */
-#define NLA_FFT_SMALL_LOG 8
+#define NLA_FFT_SMALL_LOG 9
 #define NLA_FFT_IL_LOG 6
 /* the most columns transpose_tw takes */
 #define NLA_FFT_TR_MAXB 64

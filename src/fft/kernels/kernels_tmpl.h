@@ -139,7 +139,8 @@ static const double fk_sin[26][12] = {
 #define FK_SMALL_DIR(pfx, cb, d)                                               \
     { NULL, pfx##_small1##d, pfx##_small2##d, pfx##_small3##d,                 \
       pfx##_small4##d, pfx##_small5##d, pfx##_small6##d,                       \
-      FK_SMALL_IF(128, cb, pfx##_small7##d), FK_SMALL_IF(256, cb, pfx##_small8##d) }
+      FK_SMALL_IF(128, cb, pfx##_small7##d), FK_SMALL_IF(256, cb, pfx##_small8##d), \
+      FK_SMALL_IF(512, cb, pfx##_small9##d) }
 #define FK_SMALLS(pfx, cb) { FK_SMALL_DIR(pfx, cb, b), FK_SMALL_DIR(pfx, cb, f) }
 #define FK_IL_DIR(pfx, d)                                                      \
     { NULL, pfx##_il1##d, pfx##_il2##d, pfx##_il3##d, pfx##_il4##d,            \

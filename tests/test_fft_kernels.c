@@ -46,7 +46,8 @@ static void every_c2c(int64_t nmax)
     for (int pi = 0; pi < 2; pi++) {
         nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
         int bad = 0;
-        for (int64_t n = 1; n <= nmax || n == 512; n = n < nmax ? n + 1 : 512 + (n == 512))
+        for (int64_t n = 1; n <= nmax || n == 512;
+             n = n < nmax ? n + 1 : n < 512 ? 512 : INT64_MAX)
             for (int dir = -1; dir <= 1; dir += 2) {
                 if (n > 64 && (n & (n - 1)) != 0 && (dir == 1) != (n % 2 == 1))
                     continue;

@@ -262,7 +262,8 @@ static size_t F(mem_need)(int64_t n, const nla_fft_choice *ch)
         v = 3 * (ch->n1 + n / ch->n1) + F(split)(n) + n / F(split)(n), cores = 4;
     else if (ch->kind == 'b')
         v = n + 5 * m / 2, cores = 4;
-    return (size_t)v * 2 * sizeof(T) + (size_t)cores * sizeof(F(core));
+    /* (and the block's header, and each piece's rounding to 64 bytes) */
+    return (size_t)v * 2 * sizeof(T) + (size_t)cores * (sizeof(F(core)) + 64 * 24);
 }
 
 /* a zeroed core, in mem (a plan's) or on its own where mem is NULL */

@@ -139,6 +139,7 @@ static void *alloc_aligned(size_t bytes)
    for the next plan to fault in again (doc/tuning.md, 4.11). */
 struct fft_blk {
     struct fft_blk *next;
+    char *base;      /* the pieces' memory: after this header, or (alone) apart */
     size_t cap, used;
 };
 typedef struct fft_mem {
@@ -147,8 +148,8 @@ typedef struct fft_mem {
 } fft_mem;
 
 #define FFT_BLK_HEAD ((size_t)64)
-/* AddressSanitizer gives each table a block of its own, so that it sees
-   a table's ends */
+/* AddressSanitizer gives each table a block of its own, with the header
+   apart, so that it sees both of a table's ends */
 #if defined(__SANITIZE_ADDRESS__)
 #define FFT_BLK_ALONE 1
 #elif defined(__has_feature)
@@ -169,18 +170,28 @@ static void *fft_mem_get(fft_mem *m, size_t bytes)
 
     if (need < bytes || need > SIZE_MAX / 2 - FFT_BLK_HEAD)
         return NULL;
-    if (!b || b->cap - b->used < need || FFT_BLK_ALONE) {
-        size_t cap = FFT_BLK_ALONE ? 0 : !b ? m->first : b->cap < SIZE_MAX / 4 ? 2 * b->cap : 0;
+    if (FFT_BLK_ALONE) {
+        if (!(b = malloc(sizeof *b)) || !(b->base = alloc_aligned(need))) {
+            free(b);
+            return NULL;
+        }
+        b->cap = need;
+        b->used = 0;
+        b->next = m->blk;
+        m->blk = b;
+    } else if (!b || b->cap - b->used < need) {
+        size_t cap = !b ? m->first : b->cap < SIZE_MAX / 4 ? 2 * b->cap : 0;
         if (cap < need + FFT_BLK_HEAD)
             cap = need + FFT_BLK_HEAD;
         if (!(b = alloc_aligned(cap)))
             return NULL;
+        b->base = (char *)b;
         b->next = m->blk;
         b->cap = cap;
         b->used = FFT_BLK_HEAD;
         m->blk = b;
     }
-    r = (char *)b + b->used;
+    r = b->base + b->used;
     b->used += need;
     return r;
 }
@@ -190,6 +201,8 @@ static void fft_mem_free(fft_mem *m)
     while (m->blk) {
         struct fft_blk *b = m->blk;
         m->blk = b->next;
+        if (b->base != (char *)b)
+            free(b->base);
         free(b);
     }
 }

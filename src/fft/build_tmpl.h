@@ -372,8 +372,8 @@ static int F(blue_build)(F(core) *c)
     int sign = c->fwd ? -1 : 1;
     int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
     const int own = sizeof(T) != sizeof(double);   /* a float plan's double core */
-    /* the scratch, one block: a float plan's double core, b, the work */
-    fft_mem scr = { NULL, (size_t)(2 * m) * 2 * sizeof(double) };
+    /* the scratch, one block: a float plan's double core and b, the work */
+    fft_mem scr = { NULL, (size_t)((own ? 2 : 1) * m) * 2 * sizeof(double) };
     d_core *dm;
     double *tmp, *b, *wk;
 
@@ -435,7 +435,7 @@ static F(core) *F(core_build)(fft_mem *mem, int64_t n, int fwd, const nla_fft_ch
     }
     /* the first core in a plan's memory sizes its first block */
     if (mem && !mem->blk && n > 1)
-        mem->first += F(mem_need)(n, ch);
+        mem->first = F(mem_need)(n, ch);
     if (!(c = F(core_new)(mem)))
         return NULL;
     c->n = n;

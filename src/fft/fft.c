@@ -170,25 +170,19 @@ static void *fft_mem_get(fft_mem *m, size_t bytes)
 
     if (need < bytes || need > SIZE_MAX / 2 - FFT_BLK_HEAD)
         return NULL;
-    if (FFT_BLK_ALONE) {
-        if (!(b = malloc(sizeof *b)) || !(b->base = alloc_aligned(need))) {
+    if (FFT_BLK_ALONE || !b || b->cap - b->used < need) {
+        size_t cap = FFT_BLK_ALONE ? need : !b ? m->first : b->cap < SIZE_MAX / 4 ? 2 * b->cap : 0;
+        const size_t head = FFT_BLK_ALONE ? 0 : FFT_BLK_HEAD;
+        if (cap < need + head)
+            cap = need + head;
+        b = FFT_BLK_ALONE ? malloc(sizeof *b) : alloc_aligned(cap);
+        if (!b || !(b->base = FFT_BLK_ALONE ? alloc_aligned(cap) : (char *)b)) {
             free(b);
             return NULL;
         }
-        b->cap = need;
-        b->used = 0;
-        b->next = m->blk;
-        m->blk = b;
-    } else if (!b || b->cap - b->used < need) {
-        size_t cap = !b ? m->first : b->cap < SIZE_MAX / 4 ? 2 * b->cap : 0;
-        if (cap < need + FFT_BLK_HEAD)
-            cap = need + FFT_BLK_HEAD;
-        if (!(b = alloc_aligned(cap)))
-            return NULL;
-        b->base = (char *)b;
         b->next = m->blk;
         b->cap = cap;
-        b->used = FFT_BLK_HEAD;
+        b->used = head;
         m->blk = b;
     }
     r = b->base + b->used;

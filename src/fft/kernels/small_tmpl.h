@@ -37,7 +37,8 @@
 
 #ifndef FK_SMALL_TABLE
 #define FK_SMALL_TABLE
-/* cos(2 pi e/512), e = 0 .. 128 */
+/* cos(2 pi e/512), e = 0 .. 128: the angles of the longest codelet */
+_Static_assert((1 << NLA_FFT_SMALL_LOG) == 512, "fk_q512 is for codelets up to 512");
 static const double fk_q512[129] = {
     1.0, 0.999924701839144540921646491196, 0.999698818696204220115765649666,
     0.999322384588349500896221011140, 0.998795456205172392714771604759, 0.998118112900149207125155860684,

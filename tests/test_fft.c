@@ -177,10 +177,13 @@ Test(fft_real_forms, separate) { real_forced("1G,2G,4G", (int64_t)2 << 30, 0); }
 /* The DIT core's real transforms (a 16 KiB L2, a 1 KiB L1d): half-lengths
    1024 to 4096 take d8 to d32 in double and d8, d16 in float; R2C runs its
    real step inside the core's columns, C2R its pairs in blocks (with the
-   same small tables) before the core */
+   same small tables) before the core.  Half-lengths with no R of whole
+   lines: 1125 takes d9 and 3000 d25 in double, whose columns run passes,
+   so the pairs run alone (r = 25 and 50); 3000 float takes d8, with rows
+   of 375 (s odd) */
 Test(fft_real_forms, dit)
 {
-    static const int64_t sizes[] = { 2048, 4096, 6144, 8192 };
+    static const int64_t sizes[] = { 2048, 4096, 6144, 8192, 2250, 6000 };
     setenv("NLA_CPU_TUNE", "derived", 1);
     setenv("NLA_TUNE_CACHES", "1K,16K,1G", 1);
     setup();

@@ -283,7 +283,13 @@ Test(wisdom, rules_take_the_generic_pass)
    and the data pass the L2, the largest power of two if its rows fit half
    the L2 or have an R of their own (32768 double: d32, rows of 1024
    decimated by 8; 12288 = 3*4096 double: d32, not d48), else another
-   multiple of 8 up to 64 (8000: d40, as its rows have no factor 8).  A
+   multiple of 8 up to 64 (8000: d40, as its rows have no factor 8).  Where
+   no R makes whole lines and the data and scratch pass the L2, the
+   largest radix of one pass whose rows fit half the L2 (1125: d9; 3000
+   float: d8), else the radix of a pass with the shortest rows (3000
+   double: d25), never one whose rows would take Bluestein (16675 =
+   25*23*29 double: d5, as 23*29 alone would); the passes below that (375
+   double).  A
    plan without wisdom gives the bits of the rules' token, other bits than
    the other's, and the error of an accurate transform. */
 static void small_l2(void)
@@ -299,10 +305,70 @@ Test(wisdom_small_l2, rules_take_dit, .init = small_l2, .fini = teardown)
         { NLA_DOUBLE, 4096, "d32", "s8.8.8.8" }, { NLA_FLOAT, 4096, "d16", "s8.8.8.8" },
         { NLA_DOUBLE, 8192, "d32", "d64" },
         { NLA_DOUBLE, 8000, "d40", "d16" }, { NLA_FLOAT, 8000, "d40", "d8" },
-        { NLA_DOUBLE, 32768, "d32", "s8.8.8.8.8" }, { NLA_DOUBLE, 12288, "d32", "d48" } };
+        { NLA_DOUBLE, 32768, "d32", "s8.8.8.8.8" }, { NLA_DOUBLE, 12288, "d32", "d48" },
+        { NLA_DOUBLE, 1125, "d9", "d25" }, { NLA_FLOAT, 1125, "d9", "s9.5.5.5" },
+        { NLA_DOUBLE, 3000, "d25", "d8" }, { NLA_FLOAT, 3000, "d8", "d25" },
+        { NLA_DOUBLE, 375, "s5.5.5.3", "d25" }, { NLA_DOUBLE, 16675, "d5", "d25" } };
     cr_assert_eq(nla_cpu_config_value("l2"), 16384);
     for (size_t i = 0; i < sizeof c / sizeof *c; i++)
         expect_rule(c[i].p, c[i].n, c[i].rule, c[i].other, 2.0);
+}
+
+/* R2C of n reals with unit strides (the fused or pairs form where h = n/2
+   values pass fft_real_fuse_bytes), or from an input stride of 2 (the
+   separate form always, otherwise the same arithmetic) */
+static void *run_r2c(nla_precision p, int64_t n, int64_t istride)
+{
+    const size_t es = fc_rsz(p), h = (size_t)n / 2 + 1;
+    char *x = fc_rand_real(p, (size_t)n, 3 + (uint64_t)n, NULL);
+    char *xs = calloc((size_t)(n * istride), es);
+    void *y = malloc(2 * h * es);
+    nla_fft_desc d = fc_desc_of(NLA_FFT_R2C, p, NLA_FFT_FORWARD, n);
+    nla_fft_plan *pl;
+    for (int64_t j = 0; j < n; j++)
+        memcpy(xs + (size_t)(j * istride) * es, x + (size_t)j * es, es);
+    d.istride = istride;
+    pl = fc_plan_desc(ctx, &d);
+    cr_assert_eq(nla_fft_execute(pl, xs, y), NLA_OK, "%s", nla_last_error());
+    nla_fft_plan_destroy(pl);
+    free(x);
+    free(xs);
+    return y;
+}
+
+/* The real step's pairs form (real_tmpl.h) on the cores with no edge pass
+   to join, each forced by the half length's wisdom: a four-step, a DIT
+   whose columns run passes (R = 25), Bluestein; with r and s even (9000:
+   r = 90, s = 100) and odd (10125: r = 81, s = 125).  R2C and C2R, in
+   place and out, are accurate (fc_real_check), and R2C gives other bits
+   than the separate form (an input stride of 2), so the pairs did run. */
+Test(wisdom, real_pairs)
+{
+    static const struct { int64_t h; const char *tok; } c[] = {
+        { 9000, "f90" }, { 9000, "d25" }, { 9000, "b" },
+        { 10125, "f81" }, { 10125, "d25" }, { 10125, "b" } };
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+        for (int pi = 0; pi < 2; pi++) {
+            nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
+            const char pc = pi ? 's' : 'd';
+            const int64_t n = 2 * c[i].h;
+            char text[160];
+            void *y1, *y2;
+            nla_fft_wisdom_forget();
+            snprintf(text, sizeof text, "nla-fft-wisdom 1\n%c %lld f %s\n%c %lld b %s\nend\n",
+                     pc, (long long)c[i].h, c[i].tok, pc, (long long)c[i].h, c[i].tok);
+            import_ok(text);
+            cr_assert(c[i].h * 2 * (int64_t)fc_rsz(p) >
+                      nla_cpu_config_value("fft_real_fuse_bytes"));
+            fc_real_check(ctx, p, n, c[i].tok[0] == 'b' ? 10.0 : 2.0);
+            y1 = run_r2c(p, n, 1);
+            y2 = run_r2c(p, n, 2);
+            cr_expect(memcmp(y1, y2, (size_t)(n + 2) * fc_rsz(p)) != 0,
+                      "%c %lld %s: the pairs give the bits of the separate form", pc,
+                      (long long)n, c[i].tok);
+            free(y1);
+            free(y2);
+        }
 }
 
 Test(wisdom_small_l3, round_trip_past_the_cache, .init = small_l3, .fini = teardown)

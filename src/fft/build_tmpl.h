@@ -78,39 +78,6 @@ static int64_t F(split)(int64_t n)
     return n1;
 }
 
-/* R of the DIT core for n, or 0 for none.  R is a multiple of 8 dividing
-   n whose rows (M = n/R values) are whole cache lines, a power of two at
-   most 32: the transpose and the columns walk the R rows at once, each a
-   stream of its own, and an L2 streamer follows 32 streams (one per 4 KiB
-   page).  The smallest power of two whose row transform's data and
-   scratch take at most a quarter of the L2, the rest holding the lines of
-   the streams in flight (doc/tuning.md 4.5).  Where none fits and the data
-   alone pass the L2, the largest power of two, the shortest rows, if its
-   rows fit half the L2 or run a DIT core of their own: the DIT streams the
-   data 3 times with tables of about sqrt(n) values, where the passes
-   stream them and a first table of n values once each (4.8).  Else the
-   largest other multiple of 8 up to 64 (10^6: 40, where 16 leaves rows of
-   62500 with no R of their own; 4.7, 4.8), else that power of two. */
-static int64_t F(dit_radix)(int64_t n)
-{
-    int64_t P = 0, R = 0;
-    for (int64_t r = 8; r <= 64; r += 8) {
-        const int64_t m = n / r;
-        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
-            continue;
-        if ((r & (r - 1)) != 0) {
-            R = r;
-        } else if (r <= 32) {
-            if (!F(past_l2)(4 * m))
-                return r;
-            P = r;
-        }
-    }
-    if (!F(past_l2)(n / 2))
-        return 0;
-    return P && (!R || !F(past_l2)(2 * (n / P)) || F(dit_radix)(n / P)) ? P : R;
-}
-
 /* The largest prime whose generic pass runs where s is under a vector
    (one value at a time: n < p*W, as for a lone prime): past it Bluestein,
    in vectors, is faster (doc/tuning.md 4.9) */
@@ -126,6 +93,80 @@ static int F(gen_alone)(const int *r, int ns)
             s < nla_fft_kernels_get()->KVC)
             return 1;
     return 0;
+}
+
+/* R of the DIT core for n whose data and scratch pass the L2 where no R
+   makes rows of whole lines.  There the passes' tables would hold about n
+   values, made at plan time (0.45 to 6 ms for n = 33750 to 506250 on Zen
+   4), where the DIT's hold about sqrt(n) and its rows' own about n/R.
+   The largest radix with a pass of its own (one column pass) whose rows'
+   data and scratch fit half the L2, else the radix of a pass with the
+   shortest rows (25, as 5.5, first); never one whose rows would take
+   Bluestein (F(gen_alone)); 0 for none (doc/tuning.md 4.12). */
+static int64_t F(dit_other)(int64_t n)
+{
+    static const int r[] = { 25, 13, 11, 9, 8, 7, 5, 4, 3, 2 };
+    const int nr = (int)(sizeof r / sizeof *r);
+    int ok[sizeof r / sizeof *r];
+    for (int i = 0; i < nr; i++) {
+        int rr[MAX_STAGES], ns = n % r[i] == 0 ? F(radices)(n / r[i], rr) : 0;
+        ok[i] = ns > 0 && !F(gen_alone)(rr, ns);
+    }
+    for (int i = 1; i < nr; i++)
+        if (ok[i] && !F(past_l2)(2 * (n / r[i])))
+            return r[i];
+    for (int i = 0; i < nr; i++)
+        if (ok[i])
+            return r[i];
+    return 0;
+}
+
+/* R of the DIT core for n whose rows are whole lines, or 0 for none
+   (*any: whether some R makes whole lines).  R is a multiple of 8 dividing
+   n whose rows (M = n/R values) are whole cache lines, a power of two at
+   most 32: the transpose and the columns walk the R rows at once, each a
+   stream of its own, and an L2 streamer follows 32 streams (one per 4 KiB
+   page).  The smallest power of two whose row transform's data and
+   scratch take at most a quarter of the L2, the rest holding the lines of
+   the streams in flight (doc/tuning.md 4.5).  Where none fits and the data
+   alone pass the L2, the largest power of two, the shortest rows, if its
+   rows fit half the L2 or have an R of whole lines of their own (this
+   rule, not F(dit_other): 10^6 keeps 40 below): the DIT streams the
+   data 3 times with tables of about sqrt(n) values, where the passes
+   stream them and a first table of n values once each (4.8).  Else the
+   largest other multiple of 8 up to 64 (10^6: 40, where 16 leaves rows of
+   62500 with no R of their own; 4.7, 4.8), else that power of two. */
+static int64_t F(dit_lines)(int64_t n, int *any)
+{
+    int64_t P = 0, R = 0;
+    int sub;
+    *any = 0;
+    for (int64_t r = 8; r <= 64; r += 8) {
+        const int64_t m = n / r;
+        if (n % r != 0 || m * 2 * (int64_t)sizeof(T) % 64 != 0)
+            continue;
+        *any = 1;
+        if ((r & (r - 1)) != 0) {
+            R = r;
+        } else if (r <= 32) {
+            if (!F(past_l2)(4 * m))
+                return r;
+            P = r;
+        }
+    }
+    if (!F(past_l2)(n / 2))
+        return 0;
+    return P && (!R || !F(past_l2)(2 * (n / P)) || F(dit_lines)(n / P, &sub)) ? P : R;
+}
+
+/* R of the DIT core for n, or 0 for none: F(dit_lines), else where no R
+   makes whole lines, F(dit_other) once the data and scratch pass the L2
+   (below that the passes win: 4.12) */
+static int64_t F(dit_radix)(int64_t n)
+{
+    int any;
+    const int64_t R = F(dit_lines)(n, &any);
+    return any || !F(past_l2)(n) ? R : F(dit_other)(n);
 }
 
 static int F(has_codelet)(int64_t n, int fwd)

@@ -101,7 +101,8 @@ typedef struct F(plan) {
     F(core) *c;          /* C2C: length n; real, even n: n/2; real, odd n: n */
     T *rtw;              /* real transforms, even n: twiddles (F(real_setup)) */
     T *rtv;              /* the separate step's split table, or NULL (F(split_table)) */
-    int fused;           /* the real step's fused form (real_tmpl.h) */
+    int fused;           /* the real step's form, REAL_* (real_tmpl.h) */
+    int64_t runs;        /* its runs r, fused or by pairs (F(edge_radix)) */
     int64_t work;        /* complex scratch values per transform */
     int cols;            /* C2C on adjacent columns: F(c2c_cols) */
     int whole;           /* cols that fill their rows, in the L2 (F(c2c_cols)) */
@@ -132,6 +133,7 @@ static F(core) *F(core_build)(fft_mem *mem, int64_t n, int fwd, const nla_fft_ch
 static void F(core_threads)(F(core) *c, int nt);
 static int F(stock_batch)(F(core) *c);
 static int F(past_l2)(int64_t n);
+static int64_t F(split)(int64_t n);
 static nla_status F(core_plan)(fft_mem *mem, int64_t n, int fwd, const nla_exec *ex,
                                F(core) **out);
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,

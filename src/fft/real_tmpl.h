@@ -7,7 +7,7 @@
  * (kernels.h: X[k] from Z[k] and Z[h-k] for R2C, and back for C2R).  Odd
  * n: the complex transform of length n.
  *
- * The real step runs in one of two forms (F(real_fusable) chooses, at
+ * The real step runs in one of three forms (F(real_form) chooses, at
  * plan time):
  *   separate  a sweep of its own after the transform (R2C) or before it
  *             (C2R), each k from aligned loads (r2c_post, c2r_pre)
@@ -23,37 +23,57 @@
  *             on a DIT core runs the same blocks of pairs with no pass
  *             (r = R, s = M): a sweep into z before the core, for the
  *             small tables (the separate step's has h values).
- * The fused form's pairs split cache lines on one side (k on the vector
- * grid puts h-k-W+1 off it), which loses in cache; it runs where the
- * half-length data pass the configuration's fft.real_fuse_bytes (tune.h;
- * doc/tuning.md 4.4).  Its blocks do not depend on the thread count, so
- * neither do its bits.
+ *   pairs     the same blocks of pairs as a sweep of their own, where
+ *             there is no edge pass to join (a DIT core whose columns run
+ *             passes, a four-step or Bluestein core): R2C after the core,
+ *             C2R before it, r runs of s with r = F(split)(h), so that the
+ *             table has about sqrt(h) values where the separate step's
+ *             has h, each made at plan time.
+ * The pairs split cache lines on one side (k on the vector grid puts
+ * h-k-W+1 off it), which loses in cache; the fused and pairs forms run
+ * where the half-length data pass the configuration's fft.real_fuse_bytes
+ * (tune.h; doc/tuning.md 4.4).  Their blocks do not depend on the thread
+ * count, so neither do their bits.
  */
 
-/* Whether the real step of this plan runs fused: even n, unit strides, a
-   Stockham core of two passes or more (or a DIT core whose columns run the
-   interleaved codelet) whose h values pass fft.real_fuse_bytes */
-static int F(real_fusable)(const F(plan) *p)
+#ifndef NLA_FFT_REAL_FORMS   /* (once for both precisions) */
+#define NLA_FFT_REAL_FORMS
+enum { REAL_SEPARATE, REAL_FUSED, REAL_PAIRS };
+#endif
+
+/* The form of this plan's real step: fused or pairs for even n, unit
+   strides and h values past fft.real_fuse_bytes; fused on a Stockham core
+   of two passes or more (or a DIT core whose columns run the interleaved
+   codelet), pairs on any other core where h = r*s with r >= 2; else
+   separate */
+static int F(real_form)(const F(plan) *p)
 {
     const F(core) *c = p->c;
     const int stock = c->type == CORE_STOCK && !c->small && c->nst >= 2;
     const int dit = c->type == CORE_DIT && c->c1->small;
-    return p->d.kind != NLA_FFT_C2C && p->d.n % 2 == 0 && p->d.istride == 1 &&
-           p->d.ostride == 1 && (stock || dit) &&
-           c->n * 2 * (int64_t)sizeof(T) > nla_tuning_get()->fft.real_fuse_bytes;
+    if (p->d.kind == NLA_FFT_C2C || p->d.n % 2 != 0 || p->d.istride != 1 ||
+        p->d.ostride != 1 ||
+        c->n * 2 * (int64_t)sizeof(T) <= nla_tuning_get()->fft.real_fuse_bytes)
+        return REAL_SEPARATE;
+    if (stock || dit)
+        return REAL_FUSED;
+    return F(split)(c->n) >= 2 ? REAL_PAIRS : REAL_SEPARATE;
 }
 
 /* The edge pass next to the real data: R2C's last, C2R's first (a DIT
-   core: R2C its columns; C2R has none, F(has_edge)) */
+   core: R2C its columns; C2R has none) */
 static int F(edge_pass)(const F(plan) *p)
 {
     return p->d.kind == NLA_FFT_R2C && p->c->type == CORE_STOCK ? p->c->nst - 1 : 0;
 }
 
-/* The radix of the edge pass (a DIT core: R) */
-static int F(edge_radix)(const F(plan) *p)
+/* The runs r of the pairs: the radix of the edge pass (a DIT core: R);
+   the pairs form, F(split)(h) */
+static int64_t F(edge_radix)(const F(plan) *p)
 {
-    return p->c->type == CORE_DIT ? (int)p->c->n1 : p->c->st[F(edge_pass)(p)].r;
+    if (p->fused == REAL_PAIRS)
+        return F(split)(p->c->n);
+    return p->c->type == CORE_DIT ? p->c->n1 : p->c->st[F(edge_pass)(p)].r;
 }
 
 /* The separate step's split table rtv (kernels.h, r2c_post) from w =
@@ -90,17 +110,16 @@ static int F(split_table)(F(plan) *p)
 static int F(real_setup)(F(plan) *p)
 {
     const int64_t n = p->d.n, h = n / 2;
-    int r;
-    int64_t nw;
+    int64_t r, nw;
 
-    p->fused = F(real_fusable)(p);
-    r = p->fused ? F(edge_radix)(p) : 0;
+    p->fused = F(real_form)(p);
+    r = p->runs = p->fused ? F(edge_radix)(p) : 0;
     nw = p->fused ? h / r / 2 + 1 : h + 1;
     p->rtw = F(tab)(&p->mem, nw + r);
     /* W_n^k = exp(-2*pi*i*k/n) */
     if (!p->rtw || F(tw_values)(n, nw, 1, p->rtw) != 0)
         return -1;
-    for (int j = 0; j < r; j++) {
+    for (int64_t j = 0; j < r; j++) {
         double re, im;
         twiddle(h / r * j, n, -1, &re, &im);
         p->rtw[2 * (nw + j)] = (T)re;
@@ -114,18 +133,19 @@ static int F(real_setup)(F(plan) *p)
    in y, C2R from the input x into z */
 typedef struct F(fused) {
     const F(plan) *p;
-    int e, r, r2c;
-    int64_t h, s, sl;
+    int e, r2c, edge;    /* edge: the pairs run beside an edge pass */
+    int64_t r, h, s, sl;
     const T *x;   /* C2R: the half spectrum */
     T *y;         /* R2C: Z in, X out; C2R: Z out */
 } F(fused);
 
 /* The pairs k = q + s*j, q in [q0, q1), for the runs j in [j0, j1), and
    their mirrors; W_n^k = rtw[q] * rtw[s/2 + 1 + j] (F(real_setup)) */
-static void F(pairs_run)(const F(fused) *f, int64_t q0, int64_t q1, int j0, int j1)
+static void F(pairs_run)(const F(fused) *f, int64_t q0, int64_t q1, int64_t j0,
+                         int64_t j1)
 {
     const F(plan) *p = f->p;
-    for (int j = j0; j < j1; j++) {
+    for (int64_t j = j0; j < j1; j++) {
         const T *pw = p->rtw + 2 * q0, *wc = p->rtw + 2 * (f->s / 2 + 1 + j);
         const int64_t k0 = q0 + f->s * j, k1 = q1 + f->s * j;
         if (f->r2c)
@@ -135,22 +155,16 @@ static void F(pairs_run)(const F(fused) *f, int64_t q0, int64_t q1, int j0, int 
     }
 }
 
-/* Whether the pairs run beside an edge pass: all but C2R on a DIT core */
-static int F(has_edge)(const F(fused) *f)
-{
-    return f->r2c || f->p->c->type != CORE_DIT;
-}
-
 /* The edge pass (src -> dst) on q in [qa, qb) and [ma, mb), and the pairs
    of q in [q0, qb) over the runs j < nj: R2C the pass then the pairs, C2R the
    pairs then the pass (if any) */
 static void F(edge_block)(const F(fused) *f, const T *src, T *dst, int64_t qa, int64_t qb,
-                          int64_t ma, int64_t mb, int64_t q0, int nj)
+                          int64_t ma, int64_t mb, int64_t q0, int64_t nj)
 {
     const F(core) *c = f->p->c;
     if (!f->r2c)
         F(pairs_run)(f, q0, qb, 0, nj);
-    for (int i = 0; i < 2 && F(has_edge)(f); i++) {
+    for (int i = 0; i < 2 && f->edge; i++) {
         const int64_t a = i ? ma : qa, b = i ? mb : qb;
         if (a >= b)
             continue;
@@ -176,7 +190,7 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
        alias in its sets once 2r passes its ways): longer blocks, taken
        run by run */
     const int64_t Be = 32768 / (int64_t)(4 * f->r * sizeof(T)) / 8 * 8;
-    const int64_t B = !F(has_edge)(f) ? 1024 : Be < 8 ? 8 : Be;
+    const int64_t B = !f->edge ? 1024 : Be < 8 ? 8 : Be;
     const int64_t nb = (qmid + B - 1) / B, b0 = nb * id / nth, b1 = nb * (id + 1) / nth;
     T *y = f->y;
 
@@ -238,21 +252,48 @@ static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int
         F(stock_passes)(c, f->p->kt, 1, 1, c->nst, scr, y, z, id, nth);
 }
 
-/* One transform, fused, on the core's threads */
+/* The pairs alone (REAL_PAIRS), on nt threads: the fused edge with no
+   pass */
+static void F(pairs_sweep)(const F(fused) *f, int nt)
+{
+#ifdef _OPENMP
+    if (nt > 1) {
+#pragma omp parallel num_threads(nt)
+        F(fused_edge)(f, NULL, NULL, omp_get_thread_num(), omp_get_num_threads());
+        return;
+    }
+#endif
+    (void)nt;
+    F(fused_edge)(f, NULL, NULL, 0, 1);
+}
+
+/* One transform, fused or by pairs, on the core's threads: the pairs R2C
+   after the core (in place in y), C2R before it (into z) */
 static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
 {
     const F(core) *c = p->c;
-    const int r2c = p->d.kind == NLA_FFT_R2C, e = F(edge_pass)(p), r = F(edge_radix)(p);
+    const int r2c = p->d.kind == NLA_FFT_R2C, e = F(edge_pass)(p);
+    const int pairs = p->fused == REAL_PAIRS;
+    const int64_t r = p->runs;
     T *z = work, *scr = work + 2 * c->n;
-    const F(fused) f = { p, e, r, r2c, c->n, c->n / r, e ? c->n / r : 1, x, r2c ? y : z };
+    const F(fused) f = { p, e, r2c, !pairs && (r2c || c->type != CORE_DIT), r, c->n,
+                         c->n / r, e ? c->n / r : 1, x, r2c ? y : z };
 
+    if (pairs && r2c) {
+        F(core_run)(c, p->kt, x, y, work);
+        F(pairs_sweep)(&f, c->nt);
+    } else if (pairs) {
+        F(pairs_sweep)(&f, c->nt);
+        F(core_run)(c, p->kt, z, y, scr);
+    } else {
 #ifdef _OPENMP
-    if (c->nt > 1) {
+        if (c->nt > 1) {
 #pragma omp parallel num_threads(c->nt)
-        F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
-    } else
+            F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
+        } else
 #endif
-        F(fused_part)(&f, x, y, z, scr, 0, 1);
+            F(fused_part)(&f, x, y, z, scr, 0, 1);
+    }
     if (!r2c && p->d.scale != 1.0)
         F(scale)(y, p->d.n, 1, 0, (T)p->d.scale);
 }

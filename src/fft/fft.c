@@ -258,6 +258,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define T double
 #define F(name) d_##name
 #define TWP long double
+#define TW_DD 1
 #define KVC dvc
 #define KBC dbc
 #define KLANE dlane
@@ -280,6 +281,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #undef T
 #undef F
 #undef TWP
+#undef TW_DD
 #undef KVC
 #undef KBC
 #undef KLANE
@@ -297,6 +299,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define T float
 #define F(name) s_##name
 #define TWP double
+#define TW_DD 0
 #define KVC svc
 #define KBC sbc
 #define KLANE slane
@@ -319,6 +322,7 @@ enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #undef T
 #undef F
 #undef TWP
+#undef TW_DD
 #undef KVC
 #undef KBC
 #undef KLANE

@@ -1,8 +1,11 @@
 /*
  * tw_tmpl.h - the twiddle tables of one precision, included by fft.c after
- * fft_tmpl.h with its T and F(name), and TWP, the type the products are
- * carried in: long double for double plans (about half an ulp), double for
- * float plans (29 bits past a float's, without the x87).  The values are
+ * fft_tmpl.h with its T and F(name), and TWP, the type the factors are
+ * made in: long double for double plans (about half an ulp), double for
+ * float plans (29 bits past a float's, without the x87).  TW_DD (double
+ * plans) multiplies them as double-doubles in the kernel table's dtw_prod
+ * (with FMA: the factors' products correctly rounded, about twice as fast
+ * as the x87's; doc/tuning.md 4.12), else in TWP.  The values are
  * W_n^t = exp(+2*pi*i * t/n), made in the base range (tw_base_end) and
  * taken from it elsewhere by exact symmetries (tw_pieces, fft.c).
  */
@@ -32,6 +35,52 @@ static void F(small_sincos)(TWP a, TWP *c, TWP *s)
     *c = pc;
     *s = a * ps;
 }
+
+#if TW_DD
+/* w[t] = lo[t % B] * hi[t / B], t <= top, by the kernel table's dtw_prod
+   (FMA's error-free products where it has them): lo and hi split into
+   double-doubles, exactly (a long double's 64 bits fit two doubles).  0,
+   or -1 when out of memory. */
+static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t top, T *w)
+{
+    const int64_t nh = top / B + 1;
+    double *d = malloc((size_t)(4 * (B + nh)) * sizeof(double)), *dh;
+    if (!d)
+        return -1;
+    dh = d + 4 * B;
+    for (int c = 0; c < 2; c++) {
+        for (int64_t b = 0; b < B; b++) {
+            d[2 * c * B + b] = (double)lo[2 * b + c];
+            d[(2 * c + 1) * B + b] = (double)(lo[2 * b + c] - (TWP)d[2 * c * B + b]);
+        }
+        for (int64_t a = 0; a < nh; a++) {
+            dh[4 * a + 2 * c] = (double)hi[2 * a + c];
+            dh[4 * a + 2 * c + 1] = (double)(hi[2 * a + c] - (TWP)dh[4 * a + 2 * c]);
+        }
+    }
+    for (int64_t a = 0; a < nh; a++)
+        nla_fft_kernels_get()->dtw_prod(top + 1 - a * B < B ? top + 1 - a * B : B, B, d,
+                                        dh + 4 * a, w + 2 * a * B);
+    free(d);
+    return 0;
+}
+#else
+/* w[t] = lo[t % B] * hi[t / B], t <= top, each carried in TWP and rounded
+   once; 0 */
+static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t top, T *w)
+{
+    for (int64_t a = 0; a * B <= top; a++) {
+        const TWP hr = hi[2 * a], hm = hi[2 * a + 1];
+        const int64_t nb = top + 1 - a * B < B ? top + 1 - a * B : B;
+        T *o = w + 2 * a * B;
+        for (int64_t b = 0; b < nb; b++) {
+            o[2 * b] = (T)(lo[2 * b] * hr - lo[2 * b + 1] * hm);
+            o[2 * b + 1] = (T)(lo[2 * b] * hm + lo[2 * b + 1] * hr);
+        }
+    }
+    return 0;
+}
+#endif
 
 /* W_n^t for t < count (count <= n) into w, (cos, sin) pairs, conjugated
    when conj: the base range is lo[t % B] * hi[t / B], each carried in TWP
@@ -67,14 +116,9 @@ static int F(tw_values)(int64_t n, int64_t count, int conj, T *w)
             lo[2 * j + 1] = TW_SIN(a);
         }
     }
-    for (int64_t a = 0; a * B <= top; a++) {
-        const TWP hr = hi[2 * a], hm = hi[2 * a + 1];
-        const int64_t nb = top + 1 - a * B < B ? top + 1 - a * B : B;
-        T *o = w + 2 * a * B;
-        for (int64_t b = 0; b < nb; b++) {
-            o[2 * b] = (T)(lo[2 * b] * hr - lo[2 * b + 1] * hm);
-            o[2 * b + 1] = (T)(lo[2 * b] * hm + lo[2 * b + 1] * hr);
-        }
+    if (F(tw_products)(lo, hi, B, top, w) != 0) {
+        free(lo);
+        return -1;
     }
     free(lo);
     for (int j = 1; j < np; j++)

@@ -150,6 +150,13 @@ typedef struct nla_fft_kernels {
     /* y[i] = conj(a[i] * b[i]), i < n (complex) */
     void (*dmulconj)(int64_t n, const double *a, const double *b, double *y);
     void (*smulconj)(int64_t n, const float *a, const float *b, float *y);
+    /* The double plans' twiddle products (tw_tmpl.h): o[b] = l_b * h
+       rounded to double, b < nb (complex), each factor a double-double
+       (l_b's real high and low parts at l[b], l[ls + b], its imaginary
+       ones at l[2 ls + b], l[3 ls + b]; h[0..4) likewise).  With FMA,
+       error-free products and sums (about 2^-100 before the rounding);
+       without, in long double, as the factors' sums are exact there. */
+    void (*dtw_prod)(int64_t nb, int64_t ls, const double *l, const double *h, double *o);
 } nla_fft_kernels;
 
 extern const nla_fft_kernels nla_fft_kernels_generic;

@@ -341,14 +341,15 @@ static void *run_r2c(nla_precision p, int64_t n, int64_t istride)
    whose columns run passes (R = 25), Bluestein; with r and s even (9000:
    r = 90, s = 100) and odd (10125: r = 81, s = 125).  R2C and C2R, in
    place and out, are accurate (fc_real_check), and R2C gives other bits
-   than the separate form (an input stride of 2), so the pairs did run. */
+   than the separate form (an input stride of 2), so the pairs did run.
+   (NLA_TEST_SMALL: double only.) */
 Test(wisdom, real_pairs)
 {
     static const struct { int64_t h; const char *tok; } c[] = {
         { 9000, "f90" }, { 9000, "d25" }, { 9000, "b" },
         { 10125, "f81" }, { 10125, "d25" }, { 10125, "b" } };
     for (size_t i = 0; i < sizeof c / sizeof *c; i++)
-        for (int pi = 0; pi < 2; pi++) {
+        for (int pi = 0; pi < REF_SIZE(2, 1); pi++) {
             nla_precision p = pi ? NLA_FLOAT : NLA_DOUBLE;
             const char pc = pi ? 's' : 'd';
             const int64_t n = 2 * c[i].h;

@@ -112,8 +112,8 @@ static int64_t F(dit_other)(int64_t n)
         int rr[MAX_STAGES], ns = n % r[i] == 0 ? F(radices)(n / r[i], rr) : 0;
         ok[i] = ns > 0 && !F(gen_alone)(rr, ns);
     }
-    for (int i = 1; i < nr; i++)
-        if (ok[i] && !F(past_l2)(2 * (n / r[i])))
+    for (int i = 0; i < nr; i++)
+        if (ok[i] && r[i] != 25 && !F(past_l2)(2 * (n / r[i])))
             return r[i];
     for (int i = 0; i < nr; i++)
         if (ok[i])

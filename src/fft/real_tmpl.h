@@ -226,10 +226,15 @@ static void F(fused_edge)(const F(fused) *f, const T *src, T *dst, int id, int n
    as the first pass has read x before the last writes y.  C2R: the pairs
    into z and the first pass into scr, block by block, then the other
    passes, the last into y; x == y works, as nothing writes y before every
-   block has read x. */
+   block has read x.  The pairs form: the pairs alone (its core runs
+   before or after, F(real_fused)). */
 static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int id, int nth)
 {
     const F(core) *c = f->p->c;
+    if (f->p->fused == REAL_PAIRS) {
+        F(fused_edge)(f, NULL, NULL, id, nth);
+        return;
+    }
     if (f->r2c) {
         if (c->type == CORE_DIT)
             F(dit_rows)(c, f->p->kt, x, z, id, nth);
@@ -252,21 +257,6 @@ static void F(fused_part)(const F(fused) *f, const T *x, T *y, T *z, T *scr, int
         F(stock_passes)(c, f->p->kt, 1, 1, c->nst, scr, y, z, id, nth);
 }
 
-/* The pairs alone (REAL_PAIRS), on nt threads: the fused edge with no
-   pass */
-static void F(pairs_sweep)(const F(fused) *f, int nt)
-{
-#ifdef _OPENMP
-    if (nt > 1) {
-#pragma omp parallel num_threads(nt)
-        F(fused_edge)(f, NULL, NULL, omp_get_thread_num(), omp_get_num_threads());
-        return;
-    }
-#endif
-    (void)nt;
-    F(fused_edge)(f, NULL, NULL, 0, 1);
-}
-
 /* One transform, fused or by pairs, on the core's threads: the pairs R2C
    after the core (in place in y), C2R before it (into z) */
 static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
@@ -279,21 +269,17 @@ static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
     const F(fused) f = { p, e, r2c, !pairs && (r2c || c->type != CORE_DIT), r, c->n,
                          c->n / r, e ? c->n / r : 1, x, r2c ? y : z };
 
-    if (pairs && r2c) {
+    if (pairs && r2c)
         F(core_run)(c, p->kt, x, y, work);
-        F(pairs_sweep)(&f, c->nt);
-    } else if (pairs) {
-        F(pairs_sweep)(&f, c->nt);
-        F(core_run)(c, p->kt, z, y, scr);
-    } else {
 #ifdef _OPENMP
-        if (c->nt > 1) {
+    if (c->nt > 1) {
 #pragma omp parallel num_threads(c->nt)
-            F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
-        } else
+        F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
+    } else
 #endif
-            F(fused_part)(&f, x, y, z, scr, 0, 1);
-    }
+        F(fused_part)(&f, x, y, z, scr, 0, 1);
+    if (pairs && !r2c)
+        F(core_run)(c, p->kt, z, y, scr);
     if (!r2c && p->d.scale != 1.0)
         F(scale)(y, p->d.n, 1, 0, (T)p->d.scale);
 }

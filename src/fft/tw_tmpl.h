@@ -37,13 +37,13 @@ static void F(small_sincos)(TWP a, TWP *c, TWP *s)
 }
 
 #if TW_DD
-/* w[t] = lo[t % B] * hi[t / B], t <= top, by the kernel table's dtw_prod
-   (FMA's error-free products where it has them): lo and hi split into
-   double-doubles, exactly (a long double's 64 bits fit two doubles).  0,
-   or -1 when out of memory. */
-static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t top, T *w)
+/* w[t] = lo[t % B] * hi[t / B], t <= top (nh = top/B + 1 values of hi),
+   by the kernel table's dtw_prod (FMA's error-free products where it has
+   them): lo and hi split into double-doubles, exactly (a long double's 64
+   bits fit two doubles).  0, or -1 when out of memory. */
+static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t nh, int64_t top,
+                          T *w)
 {
-    const int64_t nh = top / B + 1;
     double *d = malloc((size_t)(4 * (B + nh)) * sizeof(double)), *dh;
     if (!d)
         return -1;
@@ -65,11 +65,12 @@ static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t top, 
     return 0;
 }
 #else
-/* w[t] = lo[t % B] * hi[t / B], t <= top, each carried in TWP and rounded
-   once; 0 */
-static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t top, T *w)
+/* w[t] = lo[t % B] * hi[t / B], t <= top (nh = top/B + 1 values of hi),
+   each carried in TWP and rounded once; 0 */
+static int F(tw_products)(const TWP *lo, const TWP *hi, int64_t B, int64_t nh, int64_t top,
+                          T *w)
 {
-    for (int64_t a = 0; a * B <= top; a++) {
+    for (int64_t a = 0; a < nh; a++) {
         const TWP hr = hi[2 * a], hm = hi[2 * a + 1];
         const int64_t nb = top + 1 - a * B < B ? top + 1 - a * B : B;
         T *o = w + 2 * a * B;
@@ -116,7 +117,7 @@ static int F(tw_values)(int64_t n, int64_t count, int conj, T *w)
             lo[2 * j + 1] = TW_SIN(a);
         }
     }
-    if (F(tw_products)(lo, hi, B, top, w) != 0) {
+    if (F(tw_products)(lo, hi, B, nh, top, w) != 0) {
         free(lo);
         return -1;
     }

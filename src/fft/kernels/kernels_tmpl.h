@@ -157,7 +157,7 @@ static const double fk_sin[26][12] = {
 #endif
 /* re = lr hr - li hi and im = lr hi + li hr: the high products exactly
    (fma), their sum by TwoSum, then the low terms */
-#define TW_DD(ADD, SUB, MUL, FMS, lr, lrl, li, lil, hr, hrl, hi, hil, re, im)    \
+#define TW_PROD_DD(ADD, SUB, MUL, FMS, lr, lrl, li, lil, hr, hrl, hi, hil, re, im) \
     do {                                                                       \
         const __typeof__(lr) p1_ = MUL(lr, hr), e1_ = FMS(lr, hr, p1_);          \
         const __typeof__(lr) p2_ = MUL(li, hi), e2_ = FMS(li, hi, p2_);          \
@@ -188,21 +188,21 @@ static void tw_prod(int64_t nb, int64_t ls, const double *l, const double *h, do
         const __m256d li = _mm256_loadu_pd(l + 2 * ls + b);
         const __m256d lil = _mm256_loadu_pd(l + 3 * ls + b);
         __m256d re, im;
-        TW_DD(_mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd, _mm256_fmsub_pd, lr, lrl, li, lil,
-              vhr, vhrl, vhi, vhil, re, im);
+        TW_PROD_DD(_mm256_add_pd, _mm256_sub_pd, _mm256_mul_pd, _mm256_fmsub_pd, lr, lrl, li,
+                   lil, vhr, vhrl, vhi, vhil, re, im);
         const __m256d t0 = _mm256_unpacklo_pd(re, im), t1 = _mm256_unpackhi_pd(re, im);
         _mm256_storeu_pd(o + 2 * b, _mm256_permute2f128_pd(t0, t1, 0x20));
         _mm256_storeu_pd(o + 2 * b + 4, _mm256_permute2f128_pd(t0, t1, 0x31));
     }
     for (; b < nb; b++) {
         double re, im;
-        TW_DD(TW_SADD, TW_SSUB, TW_SMUL, TW_SFMS, l[b], l[ls + b], l[2 * ls + b],
-              l[3 * ls + b], h[0], h[1], h[2], h[3], re, im);
+        TW_PROD_DD(TW_SADD, TW_SSUB, TW_SMUL, TW_SFMS, l[b], l[ls + b], l[2 * ls + b],
+                   l[3 * ls + b], h[0], h[1], h[2], h[3], re, im);
         o[2 * b] = re;
         o[2 * b + 1] = im;
     }
 }
-#undef TW_DD
+#undef TW_PROD_DD
 #undef TW_SADD
 #undef TW_SSUB
 #undef TW_SMUL

@@ -272,12 +272,11 @@ static void F(real_fused)(const F(plan) *p, const T *x, T *y, T *work)
     if (pairs && r2c)
         F(core_run)(c, p->kt, x, y, work);
 #ifdef _OPENMP
-    if (c->nt > 1) {
-#pragma omp parallel num_threads(c->nt)
-        F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
-    } else
+#pragma omp parallel num_threads(c->nt) if (c->nt > 1)
+    F(fused_part)(&f, x, y, z, scr, omp_get_thread_num(), omp_get_num_threads());
+#else
+    F(fused_part)(&f, x, y, z, scr, 0, 1);
 #endif
-        F(fused_part)(&f, x, y, z, scr, 0, 1);
     if (pairs && !r2c)
         F(core_run)(c, p->kt, z, y, scr);
     if (!r2c && p->d.scale != 1.0)

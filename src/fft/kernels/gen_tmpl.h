@@ -38,8 +38,8 @@ FK_INLINE void FK(gen_outs)(int r, int k0, const int nb, int fwd, const FK_T *cs
         for (int b = 0; b < nb; b++) {
             e[b] += k0 + b;                  /* (j+1)*(k0+b) mod r */
             e[b] -= e[b] >= r ? r : 0;
-            c[b] += t[j] * FK(splat)(cs[2 * e[b]]);
-            d[b] += u[j] * FK(splat)(cs[2 * e[b] + 1]);
+            c[b] = FK(fma)(t[j], FK(splat)(cs[2 * e[b]]), c[b]);
+            d[b] = FK(fma)(u[j], FK(splat)(cs[2 * e[b] + 1]), d[b]);
         }
     }
     FK_UNROLL

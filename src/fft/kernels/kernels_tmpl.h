@@ -310,15 +310,46 @@ typedef FK_T UV __attribute__((vector_size(FK_NL * sizeof(FK_T)),
 #define FK_FMADDSUB512 _mm512_fmaddsub_pd
 #define FK_FMADDSUB256 _mm256_fmaddsub_pd
 #define FK_FMADDSUB128 _mm_fmaddsub_pd
+#define FK_FMADD512 _mm512_fmadd_pd
+#define FK_FMADD256 _mm256_fmadd_pd
+#define FK_FMADD128 _mm_fmadd_pd
+#define FK_FMA1 __builtin_fma
 #else
 #define FK_FMADDSUB512 _mm512_fmaddsub_ps
 #define FK_FMADDSUB256 _mm256_fmaddsub_ps
 #define FK_FMADDSUB128 _mm_fmaddsub_ps
+#define FK_FMADD512 _mm512_fmadd_ps
+#define FK_FMADD256 _mm256_fmadd_ps
+#define FK_FMADD128 _mm_fmadd_ps
+#define FK_FMA1 __builtin_fmaf
 #endif
 
 FK_INLINE V FK(ld)(const FK_T *p) { return *(const UV *)(const void *)p; }
 FK_INLINE void FK(st)(FK_T *p, V v) { *(UV *)(void *)p = v; }
 FK_INLINE V FK(splat)(FK_T s) { return s - (V){ 0 }; }
+
+/* a*b + c rounded once where the ISA has FMA, written out rather than
+   left to contraction: every width of a table then rounds alike, and a
+   value's bits do not depend on the lane or the tail it takes (nor on
+   -ffp-contract; doc/tuning.md 9) */
+FK_INLINE V FK(fma)(V a, V b, V c)
+{
+#if defined(__AVX512F__) && FK_NL * FK_TSIZE == 64
+    return (V)FK_FMADD512(a, b, c);
+#elif defined(__FMA__) && FK_NL * FK_TSIZE == 32
+    return (V)FK_FMADD256(a, b, c);
+#elif defined(__FMA__) && FK_NL * FK_TSIZE == 16
+    return (V)FK_FMADD128(a, b, c);
+#elif defined(__FMA__)
+    V r;
+    FK_UNROLL
+    for (int i = 0; i < FK_NL; i++)
+        r[i] = FK_FMA1(a[i], b[i], c[i]);
+    return r;
+#else
+    return a * b + c;
+#endif
+}
 
 /* (-1, +1, -1, +1, ...): a*wr + swap(a)*(wi*sgn) is the complex a*w */
 FK_INLINE V FK(sgn)(void)
@@ -341,7 +372,7 @@ FK_INLINE V FK(cmul)(V a, V wr, V wi)
 #elif defined(__FMA__) && FK_NL * FK_TSIZE == 16
     return (V)FK_FMADDSUB128(a, wr, FK_SWAP(a) * wi);
 #else
-    return a * wr + FK_SWAP(a) * (wi * FK(sgn)());
+    return FK(fma)(a, wr, FK_SWAP(a) * (wi * FK(sgn)()));
 #endif
 }
 
@@ -382,8 +413,9 @@ FK_INLINE void FK(dft_odd)(V *a, const int r, int fwd)
                 c += t[j - 1];
                 continue;
             }
-            c += t[j - 1] * (FK_T)fk_cos[r][f - 1];
-            d += u[j - 1] * (FK_T)(e <= h ? fk_sin[r][f - 1] : -fk_sin[r][f - 1]);
+            c = FK(fma)(t[j - 1], FK(splat)((FK_T)fk_cos[r][f - 1]), c);
+            d = FK(fma)(u[j - 1],
+                        FK(splat)((FK_T)(e <= h ? fk_sin[r][f - 1] : -fk_sin[r][f - 1])), d);
         }
         d = FK(rot)(d, fwd);
         a[k] = c + d;
@@ -679,6 +711,10 @@ static __attribute__((unused)) void FK(mulconj)(int64_t n, const FK_T *a,
 #undef FK_FMADDSUB512
 #undef FK_FMADDSUB256
 #undef FK_FMADDSUB128
+#undef FK_FMADD512
+#undef FK_FMADD256
+#undef FK_FMADD128
+#undef FK_FMA1
 #undef FK_SWAP
 #undef FK_REV
 #undef FK_MIRROR

@@ -349,11 +349,15 @@ NLA_API nla_status nla_fft_plan_3d(nla_context *ctx, int64_t n0, int64_t n1, int
    FFTW's ESTIMATE/MEASURE and wisdom.  Plans made on a context after
    nla_context_set_fft_effort (1-D, ND, DCT) use its effort:
      NLA_FFT_ESTIMATE     (the default) the wisdom of a length when there
-                          is some, else the library's rules;
+                          is some, else the library's rules; planning
+                          takes microseconds, and a length through
+                          Bluestein's algorithm makes its chirp tables at
+                          the plan's first execution;
      NLA_FFT_MEASURE      wisdom, else time a few ways to compute each
                           length (radix orders, codelet, four-step splits:
                           a few ms, up to about 50 ms at n = 2^20) and keep
-                          the fastest, recording it as wisdom;
+                          the fastest, recording it as wisdom; every
+                          table is made while planning;
      NLA_FFT_WISDOM_ONLY  wisdom only: a length without it is NLA_ENOTSUP.
    Wisdom is process-wide and thread-safe, keyed by precision, length and
    direction of each complex transform a plan runs (n/2 for even real

@@ -17,7 +17,9 @@
  *     hook in the library).  In a forked child, each allocation libnla makes
  *     during a GEMM (packing buffers), gemv/gbmv/spmv with strided vectors
  *     (workspace), FFT plans (power of two and Bluestein, planning and
- *     execution) and a Frank-Wolfe solve is made to fail in turn: the call
+ *     execution; a plan's first execution, which makes Bluestein's tables,
+   writes nothing when that fails and a second one succeeds) and a
+   Frank-Wolfe solve is made to fail in turn: the call
  *     returns NLA_ENOMEM (or NLA_OK where a fallback exists) and every block
  *     it allocated is freed: nothing leaked.  RLIMIT_AS was tried first and
  *     dropped: a thread's malloc arena has 64 MiB reserved up front, which
@@ -634,6 +636,30 @@ static nla_status fft_case(nla_context *c, void *arg)
     return s;
 }
 
+/* A Bluestein plan makes its tables at its first execution: where that
+   fails, nothing is written and the next execution makes them, giving
+   the bits of gb (another plan's, made by the test).  Another outcome is
+   NLA_EINVAL here, which the caller reports as a failure. */
+static nla_status fft_first_case(nla_context *c, void *arg)
+{
+    int64_t n = *(int64_t *)arg;
+    nla_fft_plan *p = NULL;
+    nla_status s = nla_fft_plan_1d(c, n, NLA_FFT_FORWARD, NLA_DOUBLE, &p);
+    if (s != NLA_OK)
+        return s;
+    for (int64_t i = 0; i < 2 * n; i++)
+        gc[i] = -7.0;
+    s = nla_fft_execute(p, ga, gc);
+    for (int64_t i = 0; s == NLA_ENOMEM && i < 2 * n; i++)
+        if (gc[i] != -7.0)
+            s = NLA_EINVAL;
+    if (s == NLA_ENOMEM && (nla_fft_execute(p, ga, gc) != NLA_OK ||
+                            memcmp(gc, gb, (size_t)(2 * n) * sizeof(double)) != 0))
+        s = NLA_EINVAL;
+    nla_fft_plan_destroy(p);
+    return s;
+}
+
 static nla_status fw_case(nla_context *c, void *arg)
 {
     int64_t n = *(int64_t *)arg * *(int64_t *)arg;
@@ -688,6 +714,16 @@ Test(limits, allocation_failure_is_enomem_and_leaks_nothing)
     inject_each("fft 1024", fft_case, &big, &big);
     big = 1009;
     inject_each("fft 1009", fft_case, &big, &big);
+    {
+        nla_fft_plan *p = NULL;
+        cr_assert_eq(nla_fft_plan_1d(ctx, big, NLA_FFT_FORWARD, NLA_DOUBLE, &p), NLA_OK);
+        cr_assert_eq(nla_fft_execute(p, ga, gb), NLA_OK);
+        nla_fft_plan_destroy(p);
+    }
+    /* warmed up on another prime: its tables, in memory the plan may get
+       again, are not those of 1009 */
+    int64_t warm = 1013;
+    inject_each("fft 1009, a new plan's first execution", fft_first_case, &big, &warm);
     free(ga);
     free(gb);
     free(gc);

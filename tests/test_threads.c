@@ -260,7 +260,11 @@ static void *run_sharer(void *arg)
     return NULL;
 }
 
-static void shared_plan(const nla_fft_desc *d, const double *in, int64_t outlen)
+/* The threads all run plan d, made on one context.  fresh: the plan's
+   first execution is theirs, all at once (it makes Bluestein's tables);
+   the bits expected come from another plan of d.  Else the plan has run
+   once already and gives the bits expected. */
+static void shared_plan(const nla_fft_desc *d, const double *in, int64_t outlen, int fresh)
 {
     nla_context *ctx = ref_cpu_context();
     nla_fft_plan *plan = NULL;
@@ -272,6 +276,12 @@ static void shared_plan(const nla_fft_desc *d, const double *in, int64_t outlen)
     cr_assert_eq(nla_context_set_threads(ctx, ctx_threads()), NLA_OK);
     cr_assert_eq(nla_fft_plan_create(ctx, d, &plan), NLA_OK, "%s", nla_context_error(ctx));
     cr_assert_eq(nla_fft_execute(plan, in, expect), NLA_OK, "%s", nla_last_error());
+    if (fresh) {
+        nla_fft_plan_destroy(plan);
+        plan = NULL;
+        cr_assert_eq(nla_fft_plan_create(ctx, d, &plan), NLA_OK, "%s",
+                     nla_context_error(ctx));
+    }
     pthread_barrier_init(&start, NULL, NTHREADS);
     memset(sh, 0, sizeof sh);
     for (int i = 0; i < NTHREADS; i++) {
@@ -306,14 +316,37 @@ Test(threads, one_plan_shared_by_eight_threads)
     d.precision = NLA_DOUBLE;
     d.direction = NLA_FFT_FORWARD;
     d.n = F1;                       /* scratch pool: taken by one, others allocate */
-    shared_plan(&d, Z1, 2 * F1);
+    shared_plan(&d, Z1, 2 * F1, 0);
     d.n = F2;                       /* Bluestein: its own inner plans */
     d.direction = NLA_FFT_BACKWARD;
     d.scale = 1.0 / F2;
-    shared_plan(&d, Z2, 2 * F2);
+    shared_plan(&d, Z2, 2 * F2, 0);
     d.kind = NLA_FFT_R2C;           /* a batch: the plan's own OpenMP split */
     d.n = F3;
     d.howmany = F3B;
     d.scale = 0;
-    shared_plan(&d, R3, 2 * (F3 / 2 + 1) * F3B);
+    shared_plan(&d, R3, 2 * (F3 / 2 + 1) * F3B, 0);
+}
+
+/* Bluestein's tables and the real step's are made at a plan's first
+   execution: eight threads that execute a new plan together make them
+   once and all get the bits of another plan of the same transform. */
+Test(threads, first_execution_shared_by_eight_threads)
+{
+    nla_fft_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = NLA_FFT_C2C;
+    d.precision = NLA_DOUBLE;
+    d.direction = NLA_FFT_FORWARD;
+    d.n = F2;
+    shared_plan(&d, Z2, 2 * F2, 1);
+    d.howmany = 2;                  /* a batch of two primes over 127 */
+    d.n = 503;
+    d.idist = d.odist = 503;
+    shared_plan(&d, Z2, 2 * 2 * 503, 1);
+    d.howmany = 1;
+    d.idist = d.odist = 0;
+    d.kind = NLA_FFT_REDFT10;       /* the DCT's inner real plan: its real step's */
+    d.n = 2 * 503;                  /* twiddles and Bluestein's tables, h = 503 */
+    shared_plan(&d, Z2, 2 * 503, 1);
 }

@@ -3,7 +3,8 @@
  * same T and F(name)), by the rules or by a choice (plan_choice.h).  The
  * rules live here only: F(radices) gives the default pass order and
  * F(rule_choice) the default core, and F(core_build) with no choice builds
- * exactly that.
+ * exactly that.  Also the tables that a plan leaves to its first
+ * execution (F(plan_prepare)).
  */
 
 static int F(ilog2)(int64_t n)
@@ -290,8 +291,8 @@ static int F(stock_batch)(F(core) *c)
 
 /* About the bytes of a core of length n by the choice ch, with its cores
    and tables (F(stock_build): about n values; the four-step and
-   DIT: their two cores and W_n split in two; Bluestein: the chirp, bf and
-   a core of length m): a plan's first block, which then holds them all.
+   DIT: their two cores and W_n split in two; Bluestein: a core of length
+   m): a plan's first block, which then holds them all.
    An estimate too small costs another block, nothing else. */
 static size_t F(mem_need)(int64_t n, const nla_fft_choice *ch)
 {
@@ -301,8 +302,13 @@ static size_t F(mem_need)(int64_t n, const nla_fft_choice *ch)
         v = 4 * (ch->n1 + n / ch->n1), cores = 3;
     else if (ch->kind == 'd')
         v = 3 * (ch->n1 + n / ch->n1) + F(split)(n) + n / F(split)(n), cores = 4;
-    else if (ch->kind == 'b')
-        v = n + 5 * m / 2, cores = 4;
+    else if (ch->kind == 'b') {
+        /* the core of length m; the chirp and bf take a block of their own,
+           which stays untouched until the first execution fills it */
+        nla_fft_choice cm;
+        F(rule_choice)(m, 1, &cm);
+        return F(mem_need)(m, &cm) + sizeof(F(core)) + 64;
+    }
     /* (and the block's header, and each piece's rounding to 64 bytes) */
     return (size_t)v * 2 * sizeof(T) + (size_t)cores * (sizeof(F(core)) + 64 * 24);
 }
@@ -405,28 +411,42 @@ static int F(dit_build)(F(core) *c, int64_t R)
     return 0;
 }
 
-/* The chirp and the transform of its conjugate are made in double
-   precision (for float plans too, with a double core of their own), then
-   rounded.  A double plan transforms in bf itself. */
+/* Bluestein's core: its core of length m and room for its tables, which
+   F(blue_tables) fills at the plan's first execution (F(plan_prepare)):
+   they cost O(m log m), past 100 us from n of about 2^12. */
 static int F(blue_build)(F(core) *c)
 {
-    int sign = c->fwd ? -1 : 1;
     int64_t n = c->n, m = (int64_t)1 << F(ilog2)(2 * n - 1);
-    const int own = sizeof(T) != sizeof(double);   /* a float plan's double core */
-    /* the scratch, one block: a float plan's double core and b, the work */
-    fft_mem scr = { NULL, (size_t)((own ? 2 : 1) * m) * 2 * sizeof(double) };
-    d_core *dm;
-    double *tmp, *b, *wk;
+    const int64_t nl = (n + 7) & ~(int64_t)7;   /* bf on a 64-byte line */
 
     c->type = CORE_BLUE;
     c->m = m;
     c->cm = F(core_build)(c->mem, m, 1, NULL);
-    dm = !c->cm ? NULL : own ? d_core_build(&scr, m, 1, NULL) : (d_core *)(void *)c->cm;
+    /* after the core: a block of their own (F(mem_need)) */
+    c->chirp = c->cm ? F(tab)(c->mem, nl + m) : NULL;
+    if (!c->chirp)
+        return -1;
+    c->bf = c->chirp + 2 * nl;
+    c->work = m + c->cm->work;
+    return 0;
+}
+
+/* The chirp and the transform of its conjugate, made in double precision
+   (for float plans too, with a double core of their own), then rounded.
+   A double plan transforms in bf itself.  0, or -1 when out of memory. */
+static int F(blue_tables)(F(core) *c)
+{
+    int sign = c->fwd ? -1 : 1;
+    int64_t n = c->n, m = c->m;
+    const int own = sizeof(T) != sizeof(double);   /* a float plan's double core */
+    /* the scratch, one block: a float plan's double core and b, the work */
+    fft_mem scr = { NULL, (size_t)((own ? 2 : 1) * m) * 2 * sizeof(double) };
+    d_core *dm = own ? d_core_build(&scr, m, 1, NULL) : (d_core *)(void *)c->cm;
+    double *tmp, *b, *wk;
+
     tmp = !dm ? NULL : fft_mem_get(&scr, (size_t)((own ? m : 0) + (dm->work > 0 ? dm->work : 1))
                                              * 2 * sizeof(double));
-    c->chirp = F(tab)(c->mem, n);
-    c->bf = F(tab)(c->mem, m);
-    if (!tmp || !c->chirp || !c->bf) {
+    if (!tmp) {
         fft_mem_free(&scr);
         return -1;
     }
@@ -458,8 +478,46 @@ static int F(blue_build)(F(core) *c)
     for (int64_t k = 0; k < 2 * m; k++)
         c->bf[k] = (T)(b[k] * inv);
     fft_mem_free(&scr);
-    c->work = m + c->cm->work;
     return 0;
+}
+
+/* The tables that c and its cores make at the first execution
+   (F(blue_tables)), where not made yet.  0, or -1 when out of memory. */
+static int F(core_prepare)(F(core) *c)
+{
+    if (!c)
+        return 0;
+    if (c->type == CORE_BLUE && !c->made) {
+        if (F(blue_tables)(c) != 0)
+            return -1;
+        c->made = 1;
+    }
+    return F(core_prepare)(c->c1) || F(core_prepare)(c->c2) ? -1 : 0;
+}
+
+/* The tables that p leaves to its first execution (Bluestein's,
+   F(core_prepare); the real step's, F(real_tables); a DCT's inner
+   plan's), with prep_lock held.  -1: no memory. */
+static int F(plan_tables)(F(plan) *p)
+{
+    if (atomic_load_explicit(&p->ready, memory_order_relaxed))
+        return 0;
+    if (F(core_prepare)(p->c) != 0 || (p->rtw && F(real_tables)(p) != 0) ||
+        (p->dct && F(plan_tables)(F(dct_inner)(p->dct)) != 0))
+        return -1;
+    atomic_store_explicit(&p->ready, 1, memory_order_release);
+    return 0;
+}
+
+/* Makes those tables once, at the first execution to come (fft.c's
+   prep_lock; the others wait for it): an ESTIMATE plan so takes
+   microseconds whatever its length (doc/tuning.md 4.13). */
+static nla_status F(plan_prepare)(F(plan) *p)
+{
+    pthread_mutex_lock(&prep_lock);
+    int rc = F(plan_tables)(p);
+    pthread_mutex_unlock(&prep_lock);
+    return rc == 0 ? NLA_OK : NLA_ENOMEM;
 }
 
 /* The core of length n by the choice ch (checked for n by
@@ -528,7 +586,6 @@ static void F(core_free)(F(core) *c)
     F(core_free)(c->cm);
     free(c->lo);
     free(c->hi);
-    free(c->chirp);
-    free(c->bf);
+    free(c->chirp);   /* and bf, in the same block */
     free(c);
 }

@@ -21,6 +21,12 @@ struct F(dct) {
     int64_t ra, rb;     /* complex values of the real buffer and the half spectrum */
 };
 
+/* the inner plan (F(plan_prepare)) */
+static F(plan) *F(dct_inner)(const struct F(dct) *t)
+{
+    return t->inner;
+}
+
 /* complex values rounded up to whole 64-byte lines (8 complex floats) */
 static int64_t F(dct_lines)(int64_t c)
 {
@@ -86,6 +92,7 @@ static nla_status F(dct_plan_create)(const nla_fft_desc *d, const nla_exec *ex, 
     t->rb = F(dct_lines)(h + 1);
     p->work = t->ra + t->rb + t->inner->work;
     atomic_init(&p->pool.busy, 0);
+    atomic_init(&p->ready, 0);
     p->pool.bytes = (size_t)p->work * 2 * sizeof(T);
     *out = p;
     return NLA_OK;

@@ -5,6 +5,7 @@
  * included once per precision.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +252,10 @@ static void scratch_put(struct scratch_pool *sp, void *mem, int from_pool)
 #define NLA_FFT_THREADS_MIN_N ((int64_t)1 << 18)
 /* Bytes of scratch that execution keeps on the stack. */
 #define NLA_FFT_STACK_BYTES 16384
+
+/* Held while a plan makes the tables of its first execution
+   (F(plan_prepare)): the first executions of plans, once each. */
+static pthread_mutex_t prep_lock = PTHREAD_MUTEX_INITIALIZER;
 
 enum { CORE_ONE, CORE_STOCK, CORE_4STEP, CORE_DIT, CORE_BLUE };
 #define MAX_STAGES 64

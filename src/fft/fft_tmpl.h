@@ -93,6 +93,7 @@ struct F(core) {
     F(core) *cm;                  /* forward, length m */
     T *chirp;                     /* exp(sign*i*pi*j^2/n), j < n */
     T *bf;                        /* FFT_m(conj(chirp), wrapped) / m */
+    int made;                     /* chirp and bf are made (F(core_prepare)) */
 };
 
 typedef struct F(plan) {
@@ -113,17 +114,22 @@ typedef struct F(plan) {
     struct scratch_pool pool;
     struct F(dct) *dct;  /* REDFT10/REDFT01 (dct_tmpl.h), else NULL */
     fft_mem mem;         /* its tables and its core's (fft_mem_get) */
+    atomic_int ready;    /* the tables of the first execution are made (F(plan_prepare)) */
 } F(plan);
+
+static nla_status F(plan_prepare)(F(plan) *p);
 
 /* the DCT plans, in dct_tmpl.h (made by F(dct_plan_create)) */
 struct F(dct);
 static void F(dct_range)(const F(plan) *p, const T *in, T *out, int64_t b0, int64_t b1,
                          T *work);
 static void F(dct_free)(struct F(dct) *t);
+static F(plan) *F(dct_inner)(const struct F(dct) *t);
 
 /* the real transforms of even n (real_tmpl.h): their twiddles and form,
    and one transform each way */
 static int F(real_setup)(F(plan) *p);
+static int F(real_tables)(F(plan) *p);
 static void F(r2c_one)(const F(plan) *p, const T *x, T *y, T *work);
 static void F(c2r_one)(const F(plan) *p, const T *x, T *y, T *work);
 
@@ -139,6 +145,7 @@ static nla_status F(core_plan)(fft_mem *mem, int64_t n, int fwd, const nla_exec 
 static void F(core_run)(const F(core) *c, const nla_fft_kernels *kt, const T *x,
                         T *y, T *work);
 static void F(core_free)(F(core) *c);
+static int F(core_prepare)(F(core) *c);
 
 /* scratch of count complex values, freed with free() */
 static T *F(talloc)(int64_t count)
@@ -520,6 +527,12 @@ static nla_status F(plan_create)(const nla_fft_desc *d, const nla_exec *ex, F(pl
         p->direct = p->kt->KSMALL[p->c->fwd][p->c->small];
     atomic_init(&p->pool.busy, 0);
     p->pool.bytes = (size_t)p->work * 2 * sizeof(T);
+    atomic_init(&p->ready, 0);
+    /* MEASURE takes its time at planning: the first execution's tables too */
+    if (ex->fft_effort == NLA_FFT_MEASURE && F(plan_prepare)(p) != NLA_OK) {
+        F(plan_free)(p);
+        return NLA_ENOMEM;
+    }
     *out = p;
     return NLA_OK;
 }
@@ -597,11 +610,14 @@ static void F(run_range)(const F(plan) *p, const T *in, T *out, int64_t b0,
 
 static nla_status F(plan_run)(const F(plan) *pc, const void *in, void *out)
 {
-    F(plan) *p = (F(plan) *)pc;   /* only the scratch pool changes */
+    F(plan) *p = (F(plan) *)pc;   /* only the scratch pool and readiness change */
     const int64_t hm = p->d.howmany;
     int nt = p->nthreads;
     nla_status st = NLA_OK;
 
+    if (!atomic_load_explicit(&p->ready, memory_order_acquire) &&
+        (st = F(plan_prepare)(p)) != NLA_OK)
+        return st;
     if (nt > hm)
         nt = (int)hm;
     if (nt <= 1) {

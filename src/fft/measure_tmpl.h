@@ -209,7 +209,7 @@ static nla_status F(measure)(int64_t n, int fwd, F(core) **out)
         F(core) *c = F(core_build)(NULL, n, fwd, &cand[i]);
         T *work = c ? F(talloc)(c->work > 0 ? c->work : 1) : NULL;
         double t = 0;
-        if (!c || !work) {
+        if (!c || !work || F(core_prepare)(c) != 0) {
             s = NLA_ENOMEM;
         } else if (nc > 1) {
             memset(work, 0, (size_t)(c->work > 0 ? c->work : 1) * 2 * sizeof(T));

@@ -28,7 +28,10 @@
  *             passes, a four-step or Bluestein core): R2C after the core,
  *             C2R before it, r runs of s with r = F(split)(h), so that the
  *             table has about sqrt(h) values where the separate step's
- *             has h, each made at plan time.
+ *             has h.
+ * The tables of every form are made at the plan's first execution
+ * (F(real_tables), through F(plan_prepare)): the separate step's h values
+ * would cost an ESTIMATE plan milliseconds at h = 2^19.
  * The pairs split cache lines on one side (k on the vector grid puts
  * h-k-W+1 off it), which loses in cache; the fused and pairs forms run
  * where the half-length data pass the configuration's fft.real_fuse_bytes
@@ -76,23 +79,59 @@ static int64_t F(edge_radix)(const F(plan) *p)
     return p->c->type == CORE_DIT ? p->c->n1 : p->c->st[F(edge_pass)(p)].r;
 }
 
-/* The separate step's split table rtv (kernels.h, r2c_post) from w =
-   p->rtw = conj W_n^k, k < h, where its vectors run (unit strides) in
-   cache: from past the L2 its two vectors a value cost more bytes than the
-   shuffles they save.  -1: no memory. */
-static int F(split_table)(F(plan) *p)
+/* Whether the separate step takes the split table rtv (kernels.h,
+   r2c_post): where its vectors run (unit strides) in cache; from past the
+   L2 its two vectors a value cost more bytes than the shuffles they save. */
+static int F(split_wanted)(const F(plan) *p)
 {
-    const T *w = p->rtw;
-    const int64_t h = p->d.n / 2, W = p->kt->KVC, hp = (h + W - 1) / W * W;
+    const int r2c = p->d.kind == NLA_FFT_R2C;
+    return !p->fused && !F(past_l2)(p->d.n / 2) &&
+           (r2c ? p->d.ostride : p->d.istride) == 1;
+}
+
+/* values of rtw before the fused forms' r run twiddles */
+static int64_t F(real_nw)(const F(plan) *p)
+{
+    const int64_t h = p->d.n / 2;
+    return p->fused ? h / p->runs / 2 + 1 : h + 1;
+}
+
+/* The real step's form, and room for its tables (F(real_tables)): the
+   twiddles W_n^k, k <= n/2 (separate); fused, W_n^k for k = q + s*j as
+   rtw[q] * rtw[s/2 + 1 + j] (q <= s/2, j < r), a table that stays in L1
+   across the r runs.  -1: no memory. */
+static int F(real_setup)(F(plan) *p)
+{
+    const int64_t W = p->kt->KVC, hp = (p->d.n / 2 + W - 1) / W * W;
+
+    p->fused = F(real_form)(p);
+    p->runs = p->fused ? F(edge_radix)(p) : 0;
+    p->rtw = F(tab)(&p->mem, F(real_nw)(p) + p->runs);
+    if (p->rtw && F(split_wanted)(p))
+        p->rtv = F(tab)(&p->mem, 2 * hp);
+    return p->rtw && (p->rtv || !F(split_wanted)(p)) ? 0 : -1;
+}
+
+/* The tables F(real_setup) made room for, and the split table rtv from
+   w = p->rtw.  -1: no memory. */
+static int F(real_tables)(F(plan) *p)
+{
+    const int64_t n = p->d.n, h = n / 2, r = p->runs, nw = F(real_nw)(p);
+    const int64_t W = p->kt->KVC, hp = (h + W - 1) / W * W;
     const int r2c = p->d.kind == NLA_FFT_R2C;
     const double c = r2c ? p->d.scale / 2 : 1.0;
+    const T *w = p->rtw;
 
-    if (p->fused || F(past_l2)(h) || (r2c ? p->d.ostride : p->d.istride) != 1)
-        return 0;
-    p->rtv = F(tab)(&p->mem, 2 * hp);
-    if (!p->rtv)
+    /* W_n^k = exp(-2*pi*i*k/n) */
+    if (F(tw_values)(n, nw, 1, p->rtw) != 0)
         return -1;
-    for (int64_t k = 0; k < hp; k++) {
+    for (int64_t j = 0; j < r; j++) {
+        double re, im;
+        twiddle(h / r * j, n, -1, &re, &im);
+        p->rtw[2 * (nw + j)] = (T)re;
+        p->rtw[2 * (nw + j) + 1] = (T)im;
+    }
+    for (int64_t k = 0; p->rtv && k < hp; k++) {
         /* w_k = W_n^k = wr + i wi; R2C u = -i w c, C2R u = i conj(w) */
         const double wr = k < h ? w[2 * k] : 0, wi = k < h ? w[2 * k + 1] : 0;
         const double ur = r2c ? c * wi : wi, ui = r2c ? -c * wr : wr;
@@ -102,30 +141,6 @@ static int F(split_table)(F(plan) *p)
         t[2 * W + 1] = (T)ui;
     }
     return 0;
-}
-
-/* The twiddles W_n^k, k <= n/2 (separate); fused, W_n^k for k = q + s*j
-   as rtw[q] * rtw[s/2 + 1 + j] (q <= s/2, j < r), a table that stays in
-   L1 across the r runs.  -1: no memory. */
-static int F(real_setup)(F(plan) *p)
-{
-    const int64_t n = p->d.n, h = n / 2;
-    int64_t r, nw;
-
-    p->fused = F(real_form)(p);
-    r = p->runs = p->fused ? F(edge_radix)(p) : 0;
-    nw = p->fused ? h / r / 2 + 1 : h + 1;
-    p->rtw = F(tab)(&p->mem, nw + r);
-    /* W_n^k = exp(-2*pi*i*k/n) */
-    if (!p->rtw || F(tw_values)(n, nw, 1, p->rtw) != 0)
-        return -1;
-    for (int64_t j = 0; j < r; j++) {
-        double re, im;
-        twiddle(h / r * j, n, -1, &re, &im);
-        p->rtw[2 * (nw + j)] = (T)re;
-        p->rtw[2 * (nw + j) + 1] = (T)im;
-    }
-    return F(split_table)(p);
 }
 
 /* One fused transform's state: the edge pass e (radix r, its runs s = h/r

@@ -16,11 +16,12 @@ refs=$(readelf -d "$real" | grep NEEDED | grep -Ei 'blas|fftw|gsl|lapack|mkl|bli
 echo "PASS: nla links no CBLAS, FFTW or GSL"
 
 # a short run: every row must pass its check against the references found
-"$nla" bench dgemv sgbmv dgemm fft --n 256 --quick --json >"$tmp/out.json" 2>"$tmp/err" ||
+"$nla" bench dgemv sgbmv dgemm fft fftplan --n 256 --quick --json >"$tmp/out.json" 2>"$tmp/err" ||
     fail "nla bench exited $?: $(cat "$tmp/err")"
 rows=$(grep -c '"op": ' "$tmp/out.json")
 ok=$(grep -c '^     "check": "ok"' "$tmp/out.json")
-[ "$rows" -ge 9 ] || fail "nla bench gave $rows rows, expected at least 9"
+[ "$rows" -ge 13 ] || fail "nla bench gave $rows rows, expected at least 13"
+grep -q '"op": "fftplan"' "$tmp/out.json" || fail "no fftplan row"
 [ "$ok" -eq "$rows" ] || fail "$ok of $rows rows passed their check"
 grep -q '"references": \[{"id": "[a-z]*-[0-9]' "$tmp/out.json" ||
     fail "the JSON names no reference with its version"

@@ -106,12 +106,19 @@ struct bench_op {
     /* Append the default cases (n > 0: that size instead); returns how many. */
     int (*cases)(bench_prec p, int quick, int64_t n, struct bench_case *out);
     enum bench_lib_kind (*ref_kind)(const struct bench_case *c);
+    /* The check's calls where they differ from the timed ones (fftplan:
+       the timed calls make and destroy a plan, the check's runs it too),
+       or NULL */
+    nla_status (*check_nla)(nla_context *ctx, const struct bench_case *c,
+                            const void *a, const void *b, void *y);
+    void (*check_ref)(const struct bench_lib *lib, const struct bench_case *c,
+                      const void *a, const void *b, void *y);
 };
 
 /* bench_ops.c */
 extern const struct bench_op *const bench_ops[];   /* NULL-terminated */
-/* bench_fft.c: the fft op */
-extern const struct bench_op bench_op_fft;
+/* bench_fft.c: the fft op, and fftplan (the time to make a plan) */
+extern const struct bench_op bench_op_fft, bench_op_fftplan;
 const struct bench_op *bench_op_find(const char *name);
 size_t bench_elsize(bench_prec p);
 const char *bench_prec_name(bench_prec p);

@@ -24,6 +24,10 @@
  *
  *   2-D  c2c and r2c, 256^2, 1024^2, 4096^2, and 3-D 64^3, 128^3, 256^3,
  *        against FFTW's multi-dimensional plans
+ * The "fftplan" operation times planning instead: an ESTIMATE plan made
+ * and destroyed (c2c and r2c, n = 2^10, 2^16, 2^20, 1000, 10^5, 10^6, and
+ * the primes 1009, 4093 and 2^20 - 3 through Bluestein) against an
+ * FFTW_ESTIMATE plan; its check runs the plans it makes, once.
  * The case's fields are reused: n the length (of each dimension), m the
  * kind (0 c2c, 1 r2c, 2 dct2, 3 c2r), k the reference (0 FFTW, 1 GSL), kl the rank (0
  * means 1).
@@ -56,6 +60,7 @@ enum { FFTW_MALLOC, FFTW_FREE, FFTW_PLAN_C2C, FFTW_PLAN_R2C, FFTW_EXEC_C2C, FFTW
 #define FFTW_FN(p, f, type) ((type *)cur.fftw->fftw[p][f])
 enum { FFTW_FORWARD_SIGN = -1, FFTW_REDFT10_KIND = 5 };   /* fftw3.h's values */
 #define FFTW_MEASURE_FLAG 0U
+#define FFTW_ESTIMATE_FLAG (1U << 6)
 #define FFTW_PRESERVE_INPUT_FLAG (1U << 4)
 typedef int gsl_fft_fn(void *, size_t, size_t);
 
@@ -360,4 +365,136 @@ const struct bench_op bench_op_fft = {
     .shape = fft_shape,
     .cases = fft_cases,
     .ref_kind = fft_kind,
+};
+
+/* ------------------------------------------------------------- fftplan */
+
+/* a c2c or r2c plan of c (ESTIMATE: the context's default effort) */
+static nla_status plan_one(nla_context *ctx, const struct bench_case *c, nla_fft_plan **p)
+{
+    nla_fft_desc d;
+    memset(&d, 0, sizeof d);
+    d.kind = c->m == FFT_C2C ? NLA_FFT_C2C : NLA_FFT_R2C;
+    d.precision = c->prec == BENCH_D ? NLA_DOUBLE : NLA_FLOAT;
+    d.direction = NLA_FFT_FORWARD;
+    d.n = c->n;
+    return nla_fft_plan_create(ctx, &d, p);
+}
+
+/* timed: a plan made and destroyed */
+static nla_status plan_nla(nla_context *ctx, const struct bench_case *c, const void *a,
+                           const void *b, void *y)
+{
+    nla_fft_plan *p = NULL;
+    nla_status s = plan_one(ctx, c, &p);
+    (void)a;
+    (void)b;
+    (void)y;
+    nla_fft_plan_destroy(p);
+    return s;
+}
+
+/* the check: the plan runs once, its first execution */
+static nla_status plan_nla_check(nla_context *ctx, const struct bench_case *c, const void *a,
+                                 const void *b, void *y)
+{
+    nla_fft_plan *p = NULL;
+    nla_status s = plan_one(ctx, c, &p);
+    (void)b;
+    if (s == NLA_OK)
+        s = nla_fft_execute(p, a, y);
+    nla_fft_plan_destroy(p);
+    return s;
+}
+
+#define LIB_FN(lib, p, f, type) ((type *)(lib)->fftw[p][f])
+
+static fftw_plan plan_fftw(const struct bench_lib *lib, const struct bench_case *c,
+                           const void *a, void *y)
+{
+    int p = c->prec, nn = (int)c->n;
+    return c->m == FFT_C2C
+           ? LIB_FN(lib, p, FFTW_PLAN_C2C, plan_c2c_fn)(nn, (void *)a, y, FFTW_FORWARD_SIGN,
+                                                       FFTW_ESTIMATE_FLAG)
+           : LIB_FN(lib, p, FFTW_PLAN_R2C, plan_r2c_fn)(nn, (void *)a, y, FFTW_ESTIMATE_FLAG);
+}
+
+static void plan_ref(const struct bench_lib *lib, const struct bench_case *c, const void *a,
+                     const void *b, void *y)
+{
+    fftw_plan f = plan_fftw(lib, c, a, y);
+    (void)b;
+    if (f)
+        LIB_FN(lib, c->prec, FFTW_DESTROY, destroy_fn)(f);
+}
+
+static void plan_ref_check(const struct bench_lib *lib, const struct bench_case *c,
+                           const void *a, const void *b, void *y)
+{
+    fftw_plan f = plan_fftw(lib, c, a, y);
+    (void)b;
+    if (!f)
+        return;
+    LIB_FN(lib, c->prec, c->m == FFT_C2C ? FFTW_EXEC_C2C : FFTW_EXEC_R2C, execute_fn)(
+        f, (void *)a, y);
+    LIB_FN(lib, c->prec, FFTW_DESTROY, destroy_fn)(f);
+}
+
+/* a call is one plan: the harness's work/s * 1e-9 gives plans a ms */
+static double plan_work(const struct bench_case *c)
+{
+    (void)c;
+    return 1e6;
+}
+
+static void plan_shape(const struct bench_case *c, char *buf, size_t len)
+{
+    char s[48];
+    fft_shape(c, s, sizeof s);
+    snprintf(buf, len, "plan %s", s);
+}
+
+static int plan_cases(bench_prec p, int quick, int64_t n, struct bench_case *out)
+{
+    static const int64_t lens[] = { 1 << 10, 1 << 16, 1 << 20, 1000, 100000, 1000000,
+                                    1009, 4093, (1 << 20) - 3 };
+    int k = 0;
+
+    if (n > 0 || quick) {
+        out[k] = fft_case(p, n > 0 ? n : 1009, FFT_C2C, REF_FFTW);
+        out[k++].op = &bench_op_fftplan;
+        out[k] = fft_case(p, n > 0 ? n : 1 << 16, FFT_R2C, REF_FFTW);
+        out[k++].op = &bench_op_fftplan;
+        return k;
+    }
+    for (int kind = FFT_C2C; kind <= FFT_R2C; kind++)
+        for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+            out[k] = fft_case(p, lens[i], kind, REF_FFTW);
+            out[k++].op = &bench_op_fftplan;
+        }
+    return k;
+}
+
+static enum bench_lib_kind plan_kind(const struct bench_case *c)
+{
+    (void)c;
+    return BENCH_LIB_FFTW;
+}
+
+const struct bench_op bench_op_fftplan = {
+    .name = "fftplan",
+    .unit = "plans/ms",
+    .work_doc = "1 plan (ESTIMATE) made and destroyed, against an FFTW_ESTIMATE\n"
+                "                 plan (100 us a plan is 10 plans/ms)",
+    .dims = 0,
+    .sizes = fft_sizes,
+    .run_nla = plan_nla,
+    .run_ref = plan_ref,
+    .work = plan_work,
+    .depth = fft_depth,
+    .shape = plan_shape,
+    .cases = plan_cases,
+    .ref_kind = plan_kind,
+    .check_nla = plan_nla_check,
+    .check_ref = plan_ref_check,
 };

@@ -112,7 +112,7 @@ static int gemv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
 static const struct bench_op op_gemv = {
     "gemv", "GB/s", "m*n*elsize bytes of A", BENCH_DIM_TRANS,
     gemv_sizes, gemv_nla, bench_cblas_run, gemv_work, gemv_depth, gemv_shape,
-    gemv_cases, cblas_kind
+    gemv_cases, cblas_kind, NULL, NULL
 };
 
 /* ------------------------------------------------------------------ gbmv */
@@ -185,7 +185,7 @@ static const struct bench_op op_gbmv = {
     "elsize * (band elements inside A: sum_j min(m-1,j+kl)-max(0,j-ku)+1)",
     BENCH_DIM_BAND | BENCH_DIM_TRANS,
     gbmv_sizes, gbmv_nla, bench_cblas_run, gbmv_work, gbmv_depth, gbmv_shape,
-    gbmv_cases, cblas_kind
+    gbmv_cases, cblas_kind, NULL, NULL
 };
 
 /* ------------------------------------------------------------------ spmv */
@@ -239,7 +239,7 @@ static int spmv_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
 static const struct bench_op op_spmv = {
     "spmv", "GB/s", "n*(n+1)/2*elsize bytes of AP", 0,
     spmv_sizes, spmv_nla, bench_cblas_run, spmv_work, spmv_depth, spmv_shape,
-    spmv_cases, cblas_kind
+    spmv_cases, cblas_kind, NULL, NULL
 };
 
 /* ------------------------------------------------------------------ gemm */
@@ -303,13 +303,13 @@ static int gemm_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
 static const struct bench_op op_gemm = {
     "gemm", "GFLOP/s", "2*m*n*k flops", BENCH_DIM_K,
     gemm_sizes, gemm_nla, bench_cblas_run, gemm_work, gemm_depth, gemm_shape,
-    gemm_cases, cblas_kind
+    gemm_cases, cblas_kind, NULL, NULL
 };
 
 /* ------------------------------------------------------------------ table */
 
 const struct bench_op *const bench_ops[] = {
-    &op_gemv, &op_gbmv, &op_spmv, &op_gemm, &bench_op_fft, NULL
+    &op_gemv, &op_gbmv, &op_spmv, &op_gemm, &bench_op_fft, &bench_op_fftplan, NULL
 };
 
 const struct bench_op *bench_op_find(const char *name)

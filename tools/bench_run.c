@@ -148,7 +148,7 @@ static int check(const struct bench_case *c, const struct bench_data *d,
                  struct bench_result *r)
 {
     double eps = c->prec == BENCH_D ? DBL_EPSILON : FLT_EPSILON;
-    int fft = c->op == &bench_op_fft;
+    int fft = c->op == &bench_op_fft || c->op == &bench_op_fftplan;
     void *aa = fft ? NULL : abs_copy(d->a, d->n.a, c->prec);
     void *ab = fft ? NULL : abs_copy(d->b, d->n.b, c->prec);
     void *bound = fft ? NULL : abs_copy(d->y0, d->n.y, c->prec);
@@ -172,7 +172,7 @@ static int check(const struct bench_case *c, const struct bench_data *d,
         struct bench_extra *x = &r->extra[k];
         struct bench_result xr = *r;
         memcpy(d->y_x, d->y0, d->n.y * d->elsize);
-        c->op->run_ref(x->lib, c, d->a, d->b, d->y_x);
+        (c->op->check_ref ? c->op->check_ref : c->op->run_ref)(x->lib, c, d->a, d->b, d->y_x);
         if (fft) {
             bench_fft_check(c, d->y_x, d->y_ref, &xr);
             x->max_rel_err = xr.max_rel_err;
@@ -382,7 +382,7 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
         snprintf(r->error, sizeof r->error, "out of memory for the data");
         return -1;
     }
-    st = c->op->run_nla(ctx, c, d.a, d.b, d.y_nla);
+    st = (c->op->check_nla ? c->op->check_nla : c->op->run_nla)(ctx, c, d.a, d.b, d.y_nla);
     r->ran_on = nla_backend_name(nla_context_last_backend(ctx));
     if (st == NLA_OK)
         st = nla_context_synchronize(ctx);
@@ -391,7 +391,7 @@ int bench_run_case(nla_context *ctx, const struct bench_config *cfg,
         data_free(&d);
         return -1;
     }
-    c->op->run_ref(r->ref_lib, c, d.a, d.b, d.y_ref);
+    (c->op->check_ref ? c->op->check_ref : c->op->run_ref)(r->ref_lib, c, d.a, d.b, d.y_ref);
     if (check(c, &d, r) == 0) {
         struct side sides[BENCH_MAX_REFS + 1] = {
             { ctx, NULL, c, d.a, d.b, d.y_nla }, { NULL, r->ref_lib, c, d.a, d.b, d.y_ref }

@@ -146,8 +146,9 @@ static int place_row(const struct bench_case *c, double *x, char *variant, size_
     } else if (strcmp(name, "spmv") == 0) {
         *xlabel = "n";
         snprintf(variant, len, "%s", c->uplo == NLA_UPPER ? "upper" : "lower");
-    } else if (strcmp(name, "fft") == 0) {
-        /* bench_fft.c: m is the kind (0 c2c, 1 r2c), k the reference (0 FFTW, 1 GSL) */
+    } else if (strncmp(name, "fft", 3) == 0) {
+        /* bench_fft.c (fft, fftplan): m is the kind (0 c2c, 1 r2c), k the
+           reference (0 FFTW, 1 GSL) */
         int pow2 = c->n > 0 && (c->n & (c->n - 1)) == 0;
         *xlabel = "n";
         snprintf(variant, len, "%s%s vs %s", c->m == 0 ? "c2c" : "r2c",
@@ -494,7 +495,7 @@ int bench_svg_write(const char *path, const struct bench_config *cfg,
     for (int i = 0; i < np; i++) {
         double ox = 16 + (i % COLS) * (PANEL_W + 16);
         double oy = HEAD_H + (i / COLS) * (PANEL_H + 16);
-        const char *refname = strcmp(panels[i].op->name, "fft") == 0
+        const char *refname = strncmp(panels[i].op->name, "fft", 3) == 0
                               ? "FFTW / GSL" : ref_blas;
         draw_panel(f, &panels[i], ox, oy, refname);
     }

@@ -57,7 +57,9 @@ typedef void destroy_fn(fftw_plan);
 enum { FFTW_MALLOC, FFTW_FREE, FFTW_PLAN_C2C, FFTW_PLAN_R2C, FFTW_EXEC_C2C, FFTW_EXEC_R2C,
        FFTW_DESTROY, FFTW_PLAN_ND, FFTW_PLAN_ND_R2C, FFTW_PLAN_R2R, FFTW_EXEC_R2R,
        FFTW_PLAN_C2R, FFTW_EXEC_C2R };
-#define FFTW_FN(p, f, type) ((type *)cur.fftw->fftw[p][f])
+/* FFTW's call f of precision p in lib; FFTW_FN: in the row's library */
+#define LIB_FN(lib, p, f, type) ((type *)(lib)->fftw[p][f])
+#define FFTW_FN(p, f, type) LIB_FN(cur.fftw, p, f, type)
 enum { FFTW_FORWARD_SIGN = -1, FFTW_REDFT10_KIND = 5 };   /* fftw3.h's values */
 #define FFTW_MEASURE_FLAG 0U
 #define FFTW_ESTIMATE_FLAG (1U << 6)
@@ -381,63 +383,63 @@ static nla_status plan_one(nla_context *ctx, const struct bench_case *c, nla_fft
     return nla_fft_plan_create(ctx, &d, p);
 }
 
-/* timed: a plan made and destroyed */
-static nla_status plan_nla(nla_context *ctx, const struct bench_case *c, const void *a,
-                           const void *b, void *y)
+/* A plan of c made and destroyed, and with run executed once in between:
+   the timed call (run 0) and the check's (run 1), on each side. */
+static nla_status plan_nla_do(nla_context *ctx, const struct bench_case *c, const void *a,
+                              void *y, int run)
 {
     nla_fft_plan *p = NULL;
     nla_status s = plan_one(ctx, c, &p);
-    (void)a;
-    (void)b;
-    (void)y;
-    nla_fft_plan_destroy(p);
-    return s;
-}
-
-/* the check: the plan runs once, its first execution */
-static nla_status plan_nla_check(nla_context *ctx, const struct bench_case *c, const void *a,
-                                 const void *b, void *y)
-{
-    nla_fft_plan *p = NULL;
-    nla_status s = plan_one(ctx, c, &p);
-    (void)b;
-    if (s == NLA_OK)
+    if (s == NLA_OK && run)
         s = nla_fft_execute(p, a, y);
     nla_fft_plan_destroy(p);
     return s;
 }
 
-#define LIB_FN(lib, p, f, type) ((type *)(lib)->fftw[p][f])
+static nla_status plan_nla(nla_context *ctx, const struct bench_case *c, const void *a,
+                           const void *b, void *y)
+{
+    (void)b;
+    return plan_nla_do(ctx, c, a, y, 0);
+}
 
-static fftw_plan plan_fftw(const struct bench_lib *lib, const struct bench_case *c,
-                           const void *a, void *y)
+static nla_status plan_nla_check(nla_context *ctx, const struct bench_case *c, const void *a,
+                                 const void *b, void *y)
+{
+    (void)b;
+    return plan_nla_do(ctx, c, a, y, 1);
+}
+
+static void plan_ref_do(const struct bench_lib *lib, const struct bench_case *c,
+                        const void *a, void *y, int run)
 {
     int p = c->prec, nn = (int)c->n;
-    return c->m == FFT_C2C
-           ? LIB_FN(lib, p, FFTW_PLAN_C2C, plan_c2c_fn)(nn, (void *)a, y, FFTW_FORWARD_SIGN,
-                                                       FFTW_ESTIMATE_FLAG)
-           : LIB_FN(lib, p, FFTW_PLAN_R2C, plan_r2c_fn)(nn, (void *)a, y, FFTW_ESTIMATE_FLAG);
+    fftw_plan f = c->m == FFT_C2C
+                  ? LIB_FN(lib, p, FFTW_PLAN_C2C, plan_c2c_fn)(nn, (void *)a, y,
+                                                              FFTW_FORWARD_SIGN,
+                                                              FFTW_ESTIMATE_FLAG)
+                  : LIB_FN(lib, p, FFTW_PLAN_R2C, plan_r2c_fn)(nn, (void *)a, y,
+                                                              FFTW_ESTIMATE_FLAG);
+    if (!f)
+        return;
+    if (run)
+        LIB_FN(lib, p, c->m == FFT_C2C ? FFTW_EXEC_C2C : FFTW_EXEC_R2C, execute_fn)(
+            f, (void *)a, y);
+    LIB_FN(lib, p, FFTW_DESTROY, destroy_fn)(f);
 }
 
 static void plan_ref(const struct bench_lib *lib, const struct bench_case *c, const void *a,
                      const void *b, void *y)
 {
-    fftw_plan f = plan_fftw(lib, c, a, y);
     (void)b;
-    if (f)
-        LIB_FN(lib, c->prec, FFTW_DESTROY, destroy_fn)(f);
+    plan_ref_do(lib, c, a, y, 0);
 }
 
 static void plan_ref_check(const struct bench_lib *lib, const struct bench_case *c,
                            const void *a, const void *b, void *y)
 {
-    fftw_plan f = plan_fftw(lib, c, a, y);
     (void)b;
-    if (!f)
-        return;
-    LIB_FN(lib, c->prec, c->m == FFT_C2C ? FFTW_EXEC_C2C : FFTW_EXEC_R2C, execute_fn)(
-        f, (void *)a, y);
-    LIB_FN(lib, c->prec, FFTW_DESTROY, destroy_fn)(f);
+    plan_ref_do(lib, c, a, y, 1);
 }
 
 /* a call is one plan: the harness's work/s * 1e-9 gives plans a ms */
@@ -461,17 +463,15 @@ static int plan_cases(bench_prec p, int quick, int64_t n, struct bench_case *out
     int k = 0;
 
     if (n > 0 || quick) {
-        out[k] = fft_case(p, n > 0 ? n : 1009, FFT_C2C, REF_FFTW);
-        out[k++].op = &bench_op_fftplan;
-        out[k] = fft_case(p, n > 0 ? n : 1 << 16, FFT_R2C, REF_FFTW);
-        out[k++].op = &bench_op_fftplan;
-        return k;
+        out[k++] = fft_case(p, n > 0 ? n : 1009, FFT_C2C, REF_FFTW);
+        out[k++] = fft_case(p, n > 0 ? n : 1 << 16, FFT_R2C, REF_FFTW);
+    } else {
+        for (int kind = FFT_C2C; kind <= FFT_R2C; kind++)
+            for (size_t i = 0; i < sizeof lens / sizeof *lens; i++)
+                out[k++] = fft_case(p, lens[i], kind, REF_FFTW);
     }
-    for (int kind = FFT_C2C; kind <= FFT_R2C; kind++)
-        for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
-            out[k] = fft_case(p, lens[i], kind, REF_FFTW);
-            out[k++].op = &bench_op_fftplan;
-        }
+    for (int i = 0; i < k; i++)
+        out[i].op = &bench_op_fftplan;
     return k;
 }
 

@@ -107,9 +107,11 @@ static int F(real_setup)(F(plan) *p)
     p->fused = F(real_form)(p);
     p->runs = p->fused ? F(edge_radix)(p) : 0;
     p->rtw = F(tab)(&p->mem, F(real_nw)(p) + p->runs);
-    if (p->rtw && F(split_wanted)(p))
-        p->rtv = F(tab)(&p->mem, 2 * hp);
-    return p->rtw && (p->rtv || !F(split_wanted)(p)) ? 0 : -1;
+    if (!p->rtw)
+        return -1;
+    if (F(split_wanted)(p) && !(p->rtv = F(tab)(&p->mem, 2 * hp)))
+        return -1;
+    return 0;
 }
 
 /* The tables F(real_setup) made room for, and the split table rtv from

@@ -2,60 +2,42 @@
  * level2_band_tmpl.h - the band kernels (gbmv), included by
  * level2_kernels_tmpl.h once per ISA and precision (its macros in scope).
  *
- * Four forms, each computing rows (NoTrans) or elements (Trans) [lo, hi)
- * of y = beta*y + alpha*op(A)*x for a band clipped to the matrix
- * (kl <= m-1, ku <= n-1); A(i,j) = ab[ku + i - j + j*ldab]:
- *   n_rows  by rows: on AVX-512 vectors of rows, each column's lanes
- *           masked (w > 5), or the diagonals regrouped in registers (w <= 5,
- *           unpadded); elsewhere a row at a time, the diagonals unrolled
- *           (w <= 9; any w works)
- *   n_cols  by columns: each column's axpy on the vectors of y aligned to
- *           multiples of VL, the partial vectors masked, y scaled by beta
- *           just ahead of the first column that reaches it.  Every row sums
- *           its columns in order, so the bits never depend on [lo, hi)
- *   t_diag  narrow bands by columns, the diagonals unrolled
- *           (both narrow forms take a diagonal stored as one run, w = ldab
- *           = 1, as an elementwise product by vectors)
- *   t_dots  one dot a column, four at a time where whole (L(dotxf)),
- *           the columns one after the other; on AVX-512, bands of at most
- *           two vectors a column by groups of VL whole columns, their
- *           products folded into one vector of VL sums (L(gbmv_t_vecs))
- * The columns form and the 32-byte dots read the band in address order,
- * one run, and take no software prefetch: the hardware's keeps up with
- * one run, and a prefetch ahead only adds traffic (doc/tuning.md, 5.0);
- * the kernels that spend long on each line prefetch (L2_PF_BYTES; the
- * vectors of rows a step of an unpadded band at a time, L2_PF_STEP_BYTES).
- * Which form runs is the driver's choice (l2_gbmv_form, src/blas/level2.c).
+ * Each form computes rows (NoTrans) or elements (Trans) [lo, hi) of
+ * y = beta*y + alpha*op(A)*x, the band clipped to the matrix (kl <= m-1,
+ * ku <= n-1), A(i,j) = ab[ku + i - j + j*ldab]:
+ *   n_rows  a row at a time, the diagonals unrolled; AVX-512: vectors of
+ *           rows (masked column segments), or unpadded bands up to 5 wide
+ *           regrouped in registers
+ *   t_diag  a column at a time, the same way (AVX-512: regrouped)
+ *   n_cols  each column's axpy on the VL-aligned vectors of y
+ *   t_dots  a dot a column (L(dotxf)); AVX-512: columns of up to two
+ *           vectors folded VL at a time into one vector of sums
+ * Rule for software prefetch: kernels that spend long on each line of the
+ * band prefetch it; those that read it as one fast run leave it to the
+ * hardware (doc/tuning.md, 5.0).
  */
 
 /* ------------------------------------------------- narrow: diagonals */
 
-/* The kernels that spend long on each line of the band (the register
-   regrouping, the folded Trans vectors, a row or column at a time) prefetch
-   it this far ahead: the hardware's prefetch does not run ahead of them far
-   enough (doc/tuning.md, 5.0.2).  The others read faster without. */
+/* How far ahead the slow kernels prefetch (doc/tuning.md 5.0.2), in
+   integers: the address ahead may lie past the band */
 #define L2_PF_BYTES 4096
-/* (in integers: the address ahead may lie past the band) */
 #define L2_PREFETCH(p) __builtin_prefetch((const void *)((uintptr_t)(p) + L2_PF_BYTES))
-/* The vectors of rows prefetch a step's lines of an unpadded band at once,
-   this far past the step's first column (doc/tuning.md, 5.0.4) */
+/* the vectors of rows prefetch an unpadded band's step this far ahead (5.0.4) */
 #define L2_PF_STEP_BYTES 2048
 
 #if NLA_VBYTES == 64
 /*
- * Narrow bands stored without padding (ldab == w), AVX-512: VL columns are
- * w*VL contiguous entries, loaded as w vectors and regrouped in registers
- * (two-source permutes) into "entry r of each of the VL columns".  Trans
- * sums those against shifted x; NoTrans needs, for VL rows, entry w-1-r of
- * the columns r..r+VL-1 after the first, one more permute across two
- * column blocks.  The vector rows (columns) are the whole VL-aligned groups
- * of the range, the same for any blocks (blocks start on multiples of
- * L2_ALIGN), and each sums its diagonals in the scalar form's order.
+ * Unpadded narrow bands (ldab == w), AVX-512: VL columns are w vectors in
+ * a row, regrouped by two-source permutes into "entry r of each column".
+ * Trans sums those against shifted x; NoTrans takes, for VL rows, entry
+ * w-1-r of columns r..r+VL-1, one more permute across two column blocks.
+ * The vectors are the VL-aligned groups of the range, each summing its
+ * diagonals in the scalar order.
  */
 #define L2_DEINT 1
-/* NoTrans regroups up to 5 diagonals, while the permutes a vector of rows
-   needs stay fewer than the masked column segments of L(gbmv_n_vecs), which
-   take wider bands (doc/tuning.md, 5.0.1) */
+/* NoTrans regroups up to 5 diagonals; wider, the masked column segments
+   of L(gbmv_n_vecs) take fewer instructions (doc/tuning.md 5.0.1) */
 #define L2_DEINT_N_MAX 5
 #if LT_DOUBLE
 typedef __mmask8 L(kmask);
@@ -259,102 +241,73 @@ INLINE void L(vec_groups)(int64_t lo, int64_t hi, int64_t *v0, int64_t *v1)
         *v0 = *v1 = hi;
 }
 
-/* NoTrans, row i: A(i, i-kl+r) = ab[(kl+ku) + (i-kl)*ldab + r*(ldab-1)];
-   rows away from the matrix's edges.  p is formed per row, never stepped
+/* Row (NoTrans) or column (Trans) o in [lo, hi), its band inside A, the
+   diagonals unrolled: A(o, o-kl+r) = ab[(kl+ku) + (o-kl)*ldab + r*(ldab-1)]
+   and A(o-ku+r, o) = ab[o*ldab + r].  p is formed per o, never stepped
    past the last one (with a huge ldab that would overflow, UB). */
-INLINE void L(gbmv_n_diag1)(const int W, int64_t kl, int64_t ku, const LT_T *ab,
-                            int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                            int64_t lo, int64_t hi)
+INLINE void L(diag1)(const int W, const int trans, int64_t kl, int64_t ku, const LT_T *ab,
+                     int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
+                     int64_t hi)
 {
-    for (int64_t i = lo; i < hi; i++) {
-        const LT_T *p = ab + (kl + ku) + (i - kl) * ldab;
-        const LT_T *xp = x + i - kl;
+    for (int64_t o = lo; o < hi; o++) {
+        const LT_T *p = trans ? ab + o * ldab : ab + (kl + ku) + (o - kl) * ldab;
+        const LT_T *xp = x + o - (trans ? ku : kl);
         LT_T s = 0;
-        L2_PREFETCH(ab + (i + ku) * ldab);
+        L2_PREFETCH(ab + (trans ? o : o + ku) * ldab);
         UNROLL
         for (int r = 0; r < W; r++)
-            s += p[r * (ldab - 1)] * xp[r];
-        y[i] = L(blend)(alpha, s, beta, y + i);
+            s += p[r * (trans ? 1 : ldab - 1)] * xp[r];
+        y[o] = L(blend)(alpha, s, beta, y + o);
     }
 }
 
-INLINE void L(gbmv_n_diag)(const int W, int64_t n, int64_t kl, int64_t ku,
-                           const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
-                           LT_T beta, LT_T *y, int64_t lo, int64_t hi)
+/* L(diag1) over [lo, hi), on AVX-512 by vectors where they apply: NoTrans
+   bands over L2_DEINT_N_MAX wide by L(gbmv_n_vecs), unpadded ones by the
+   regrouping (Trans up to 12 wide) */
+INLINE void L(diag)(const int W, const int trans, int64_t n, int64_t kl, int64_t ku,
+                    const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha, LT_T beta,
+                    LT_T *y, int64_t lo, int64_t hi)
 {
 #if L2_DEINT
     int64_t v0, v1, i;
-    if (W > L2_DEINT_N_MAX) {
+    if (!trans && W > L2_DEINT_N_MAX) {
         L(vec_groups)(lo, hi, &v0, &v1);
-        L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+        L(diag1)(W, 0, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
         for (i = v0; i + 2 * LT_VL <= v1; i += 2 * LT_VL)
             L(gbmv_n_vecs)(2, kl, ku, ab, ldab, x, alpha, beta, y, i);
         if (i < v1)
             L(gbmv_n_vecs)(1, kl, ku, ab, ldab, x, alpha, beta, y, i);
         lo = MAX(lo, v1);
-    } else if (ldab == W && W > 1) {
-        /* the vector loop reads columns up to i - kl + 2*VL - 1 */
-        L(vec_groups)(lo, MIN(hi, n + kl - 2 * LT_VL + 1), &v0, &v1);
+    } else if (ldab == W && W > 1 && W <= 12) {
+        /* NoTrans's vector loop reads columns up to i - kl + 2*VL - 1 */
+        L(vec_groups)(lo, trans ? hi : MIN(hi, n + kl - 2 * LT_VL + 1), &v0, &v1);
         if (v0 < v1) {
-            L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
-            L(gbmv_n_deint)(W, kl, ab, x, alpha, beta, y, v0, v1);
+            L(diag1)(W, trans, kl, ku, ab, ldab, x, alpha, beta, y, lo, v0);
+            if (trans)
+                L(gbmv_t_deint)(W, ku, ab, x, alpha, beta, y, v0, v1);
+            else
+                L(gbmv_n_deint)(W, kl, ab, x, alpha, beta, y, v0, v1);
             lo = v1;
         }
     }
 #else
     (void)n;
 #endif
-    L(gbmv_n_diag1)(W, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
-}
-
-/* Trans, column j: A(j-ku+r, j) = ab[r + j*ldab] */
-INLINE void L(gbmv_t_diag1)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
-                            const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
-                            int64_t hi)
-{
-    for (int64_t j = lo; j < hi; j++) {
-        const LT_T *p = ab + j * ldab;
-        const LT_T *xp = x + j - ku;
-        LT_T s = 0;
-        L2_PREFETCH(p);
-        UNROLL
-        for (int r = 0; r < W; r++)
-            s += p[r] * xp[r];
-        y[j] = L(blend)(alpha, s, beta, y + j);
-    }
-}
-
-INLINE void L(gbmv_t_diag_w)(const int W, int64_t ku, const LT_T *ab, int64_t ldab,
-                             const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t lo,
-                             int64_t hi)
-{
-#if L2_DEINT
-    if (ldab == W && W > 1 && W <= 12) {
-        int64_t v0, v1;
-        L(vec_groups)(lo, hi, &v0, &v1);
-        if (v0 < v1) {
-            L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, v0);
-            L(gbmv_t_deint)(W, ku, ab, x, alpha, beta, y, v0, v1);
-            lo = v1;
-        }
-    }
-#endif
-    L(gbmv_t_diag1)(W, ku, ab, ldab, x, alpha, beta, y, lo, hi);
+    L(diag1)(W, trans, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
 
 /* A diagonal stored as one run (w = 1, ldab = 1): y = beta*y +
-   alpha*(a.*x) element by element, by vectors on the VL-aligned groups
-   (the scalar Trans loop serves the rest: with w = 1, NoTrans is the same) */
-INLINE void L(gbmv_diag0)(const LT_T *ab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
-                          int64_t lo, int64_t hi)
+   alpha*(a.*x), by vectors on the VL-aligned groups */
+INLINE void L(diag0)(const LT_T *ab, const LT_T *x, LT_T alpha, LT_T beta, LT_T *y,
+                     int64_t lo, int64_t hi)
 {
     int64_t v0, v1;
 
     L(vec_groups)(lo, hi, &v0, &v1);
-    L(gbmv_t_diag1)(1, 0, ab, 1, x, alpha, beta, y, lo, v0);
+    L(diag1)(1, 1, 0, 0, ab, 1, x, alpha, beta, y, lo, v0);
     for (int64_t i = v0; i < v1; i += LT_VL)
         L(blend_store)(y + i, alpha, SPLAT(0) + LOADU(ab + i) * LOADU(x + i), beta);
-    L(gbmv_t_diag1)(1, 0, ab, 1, x, alpha, beta, y, v1, hi);
+    L(diag1)(1, 1, 0, 0, ab, 1, x, alpha, beta, y, v1, hi);
 }
 
 /* The same sums near the edges, where part of the band lies outside A:
@@ -379,25 +332,11 @@ static void L(gbmv_edge)(int trans, int64_t len, int64_t kl, int64_t ku, const L
     }
 }
 
-/* W a constant for the widths the narrow forms are for, so that the loop
-   over the diagonals disappears; any other width as a variable */
-#define L2_W_CASES(CALL)                                                       \
-    switch (w) {                                                               \
-    case 1: CALL(1); break;                                                    \
-    case 2: CALL(2); break;                                                    \
-    case 3: CALL(3); break;                                                    \
-    case 4: CALL(4); break;                                                    \
-    case 5: CALL(5); break;                                                    \
-    case 6: CALL(6); break;                                                    \
-    case 7: CALL(7); break;                                                    \
-    case 8: CALL(8); break;                                                    \
-    case 9: CALL(9); break;                                                    \
-    default: CALL(w); break;                                                   \
-    }
-
 /* The narrow forms: the rows (NoTrans) or columns (Trans) o in [lo, hi)
-   whose band lies inside A by the diagonals, the others by L(gbmv_edge). */
-static void L(gbmv_narrow)(int trans, int64_t m, int64_t n, int64_t kl, int64_t ku,
+   whose band lies inside A by the diagonals, the others by L(gbmv_edge).
+   W is a constant up to 9, the narrow forms' widths, so that the loop
+   over the diagonals unrolls. */
+INLINE void L(gbmv_narrow)(const int trans, int64_t m, int64_t n, int64_t kl, int64_t ku,
                            const LT_T *ab, int64_t ldab, const LT_T *x, LT_T alpha,
                            LT_T beta, LT_T *y, int64_t lo, int64_t hi)
 {
@@ -408,17 +347,24 @@ static void L(gbmv_narrow)(int trans, int64_t m, int64_t n, int64_t kl, int64_t 
     int64_t a = MIN(MAX(lo, below), hi), b = MAX(MIN(hi, MIN(outs, len - above)), a);
 
     L(gbmv_edge)(trans, len, kl, ku, ab, ldab, x, alpha, beta, y, lo, a);
-#define L2_N_DIAG(W) L(gbmv_n_diag)(W, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b)
-#define L2_T_DIAG(W) L(gbmv_t_diag_w)(W, ku, ab, ldab, x, alpha, beta, y, a, b)
+#define L2_DIAG(W) L(diag)(W, trans, n, kl, ku, ab, ldab, x, alpha, beta, y, a, b); break
     if (w == 1 && ldab == 1) {
-        L(gbmv_diag0)(ab, x, alpha, beta, y, a, b);
-    } else if (trans) {
-        L2_W_CASES(L2_T_DIAG)
+        L(diag0)(ab, x, alpha, beta, y, a, b);
     } else {
-        L2_W_CASES(L2_N_DIAG)
+        switch (w) {
+        case 1: L2_DIAG(1);
+        case 2: L2_DIAG(2);
+        case 3: L2_DIAG(3);
+        case 4: L2_DIAG(4);
+        case 5: L2_DIAG(5);
+        case 6: L2_DIAG(6);
+        case 7: L2_DIAG(7);
+        case 8: L2_DIAG(8);
+        case 9: L2_DIAG(9);
+        default: L2_DIAG(w);
+        }
     }
-#undef L2_N_DIAG
-#undef L2_T_DIAG
+#undef L2_DIAG
     L2_UPPER_CLEAN();
     L(gbmv_edge)(trans, len, kl, ku, ab, ldab, x, alpha, beta, y, b, hi);
 }
@@ -436,7 +382,6 @@ static void L(gbmv_t_diag)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 {
     L(gbmv_narrow)(1, m, n, kl, ku, ab, ldab, x, alpha, beta, y, lo, hi);
 }
-
 /* ------------------------------------------------------ wide: columns */
 
 /* y[t] += p[t] * s for the lanes t in [t0, t1) of the vector at y (others
@@ -527,28 +472,44 @@ static void L(gbmv_n_cols)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
    or two vectors; longer columns read better as 32-byte dots
    (doc/tuning.md, 5.0.2). */
 #define L2_TV_MAX (2 * LT_VL)
-INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
-                           const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
-                           int64_t v1)
+INLINE void L(t_vecs)(const int F, int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
+                      const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0, int64_t v1)
 {
-    int64_t full = w / LT_VL * LT_VL, rest = w - full;
+    const int64_t rest = w - F * LT_VL;
 
     for (int64_t j = v0; j < v1; j += LT_VL) {
+        const LT_T *p = ab + j * ldab, *xp = x + j - ku;
         VEC s[LT_VL], d;
         UNROLL
-        for (int t = 0; t < LT_VL; t++) {
-            const LT_T *p = ab + (j + t) * ldab, *xp = x + j + t - ku;
+        for (int t = 0; t < LT_VL; t++, xp++) {
             VEC acc = SPLAT(0);
             L2_PREFETCH(p);
-            for (int64_t r = 0; r < full; r += LT_VL)
+            UNROLL
+            for (int r = 0; r < F * LT_VL; r += LT_VL)
                 acc = L(madd)(acc, LOADU(p + r), LOADU(xp + r));
             if (rest)
-                acc = L(madd)(acc, L(loadn)(p + full, rest), L(loadn)(xp + full, rest));
+                acc = L(madd)(acc, L(loadn)(p + F * LT_VL, rest), L(loadn)(xp + F * LT_VL, rest));
             s[t] = acc;
+            /* one pointer, stepped: else the compiler keeps (and spills) VL */
+            p += ldab;
+            __asm__("" : "+r"(p));
         }
         d = L(fold)(LT_VL, s);
         L(blend_store)(y + j, alpha, d, beta);
     }
+}
+
+/* the whole vectors of a column (0, 1 or 2) as a constant */
+INLINE void L(gbmv_t_vecs)(int64_t w, int64_t ku, const LT_T *ab, int64_t ldab,
+                           const LT_T *x, LT_T alpha, LT_T beta, LT_T *y, int64_t v0,
+                           int64_t v1)
+{
+    if (w < LT_VL)
+        L(t_vecs)(0, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+    else if (w < 2 * LT_VL)
+        L(t_vecs)(1, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
+    else
+        L(t_vecs)(2, w, ku, ab, ldab, x, alpha, beta, y, v0, v1);
 }
 #endif
 #define L2_FIELD_(p, f) p##f
@@ -603,7 +564,6 @@ static void L(gbmv_t_dots)(int64_t m, int64_t n, int64_t kl, int64_t ku, const L
 #undef L2_FIELD_
 #undef L2_FIELD
 
-#undef L2_W_CASES
 #undef L2_TV_MAX
 #undef L2_PF_BYTES
 #undef L2_PF_STEP_BYTES

@@ -101,6 +101,9 @@ void bench_report_row(FILE *f, const struct bench_result *r)
         fprintf(f, ", of read %3.0f%% (ref %3.0f%%)",
                 100 * r->nla.median * r->moved_per_work / r->read_gbs,
                 100 * r->ref.median * r->moved_per_work / r->read_gbs);
+    if (r->timed && r->read_kinds[BENCH_READ_PLAIN] > 0) /* / the plain read alone */
+        fprintf(f, ", of plain %3.0f%%",
+                100 * r->nla.median * r->moved_per_work / r->read_kinds[BENCH_READ_PLAIN]);
     if (r->timed && r->passes > 1)
         fprintf(f, "  passes %.2f..%.2f", r->ratio_lo, r->ratio_hi);
     for (int k = 0; r->timed && k < r->nextra; k++) {
